@@ -1,0 +1,42 @@
+import { basename, dirname } from "node:path";
+import type { Adapter } from "../src/servers/adapter.ts";
+import { onPath } from "../src/servers/find_binary.ts";
+import { LspGateError } from "../src/errors.ts";
+
+const settings = { enable: true, lint: true, unstable: true };
+
+/** `deno lsp`: built into Deno, so it needs no install; the default for TypeScript without a project. */
+export const denoAdapter: Adapter = {
+  id: "deno",
+  languages: {
+    ".ts": "typescript",
+    ".tsx": "typescriptreact",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".jsx": "javascriptreact",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+  },
+  rootMarkers: ["deno.json", "deno.jsonc"],
+  priority: 20,
+  installHint: "Install Deno: `npm install -g deno` (or see https://docs.deno.com).",
+  readiness: "immediate",
+  initializationOptions: settings,
+  settings: { deno: settings },
+  // The upgrade check reaches the network, which a sandbox has not.
+  env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+  cacheDirs: [".cache/deno"],
+  async resolve({ configuredCommand }) {
+    if (configuredCommand) return { command: configuredCommand };
+    // Running under Deno, the binary running us is a deno; a `deno compile` binary is not.
+    const self = Deno.execPath();
+    const deno = basename(self).startsWith("deno") ? self : await onPath("deno");
+    if (!deno) {
+      throw new LspGateError("SERVER_NOT_INSTALLED", `deno was not found. ${this.installHint}`, {
+        server: "deno",
+      });
+    }
+    return { command: [deno, "lsp"], installDir: dirname(deno), note: `deno ${Deno.version.deno}` };
+  },
+};

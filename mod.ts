@@ -1,0 +1,24 @@
+/**
+ * lspgate: language-server code intelligence (definition, references, hover, diagnostics, calls,
+ * safe renames) for AI coding agents, as one `lsp` tool that never leaves the workspace.
+ *
+ * As a library: `Session.open({...})`, then `session.handle({action: "definition", ...})`.
+ * As a program: `deno run <permissions> mod.ts [flags]` speaks JSON lines on stdin/stdout.
+ * @module
+ */
+export { Session } from "./src/session.ts";
+export type { Response, SessionOptions } from "./src/session.ts";
+export { ADAPTERS } from "./adapters/mod.ts";
+export type { Adapter } from "./src/servers/adapter.ts";
+export { defaultConfig, loadConfig } from "./src/config.ts";
+export type { LspGateConfig } from "./src/config.ts";
+export { ERROR_CODES, LspGateError } from "./src/errors.ts";
+export type { ErrorCode } from "./src/errors.ts";
+export { ACTIONS } from "./src/actions/table.ts";
+export { main } from "./src/frontends/main.ts";
+
+import { main } from "./src/frontends/main.ts";
+
+if (import.meta.main) {
+  Deno.exitCode = await main(Deno.args);
+}

@@ -1,0 +1,230 @@
+import type * as proto from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { toLspGateError } from "../errors.ts";
+import { boundText, plural } from "../format/bound.ts";
+import { type Severity, severityName, severityRank } from "../format/kinds.ts";
+import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
+import type { TextLines } from "../lsp/text_lines.ts";
+import type { WorkspacePath } from "../permissions/workspace.ts";
+import { withDocument } from "./document.ts";
+import { waitForProject } from "./readiness.ts";
+import { timeoutField } from "./schema.ts";
+import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+
+/** One diagnostic in `details.files[].diagnostics`. */
+export interface DiagnosticView {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: Severity;
+  message: string;
+  source?: string;
+  code?: string | number;
+}
+
+/** One file's diagnostics and whether the server spoke for it. */
+export interface FileDiagnostics {
+  file: string;
+  status: "ok" | "timeout" | "unsupported" | "error";
+  diagnostics: DiagnosticView[];
+  message?: string;
+}
+
+const MAX_FILES = 64;
+const MAX_WORKSPACE_FILES = 500;
+const CONCURRENCY = 8;
+const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 15_000;
+
+const schema = z.strictObject({
+  file: z.string().min(1).optional(),
+  files: z.array(z.string().min(1)).min(1).max(MAX_FILES).optional(),
+  severity: z.enum(["error", "warning", "info", "hint"]).optional(),
+  timeout: timeoutField,
+}).refine(
+  (v) => (v.file === undefined) !== (v.files === undefined),
+  'give one of file (a path, a glob, or "*" for the workspace) or files (up to 64 paths)',
+);
+
+/** diagnostics: errors and warnings of a file, a glob, a list, or the whole workspace. */
+export const diagnosticsAction: ActionDef = defineAction({
+  name: "diagnostics",
+  summary:
+    'Errors and warnings for a file, a glob, files[] (up to 64), or "*" (workspace); severity filters.',
+  schema,
+  access: "read",
+  async run(input, context) {
+    const timeoutMs = input.timeout ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS;
+    const minimum = severityRank(input.severity ?? "hint");
+    const { targets, truncated, single } = await expandTargets(context, input);
+    const results = single
+      ? [await checkFile(context, targets[0] as string, timeoutMs, minimum)]
+      : await mapBounded(targets, CONCURRENCY, async (target) => {
+        if (typeof target !== "string") return target;
+        return await fileDiagnostics(context, target, timeoutMs, minimum);
+      });
+    return render(results, { single, truncated, severity: input.severity });
+  },
+});
+
+async function expandTargets(
+  context: ActionContext,
+  input: { file?: string; files?: string[] },
+): Promise<{ targets: (string | FileDiagnostics)[]; truncated: boolean; single: boolean }> {
+  if (input.files) return { targets: input.files, truncated: false, single: false };
+  const file = input.file!;
+  const isGlob = file === "*" || /[*?[{]/.test(file);
+  if (!isGlob) return { targets: [file], truncated: false, single: true };
+  const extensions = new Set(
+    context.manager.options.adapters.flatMap((a) => Object.keys(a.languages)),
+  );
+  const pattern = file === "*" ? "**/*" : file;
+  const limit = file === "*" ? MAX_WORKSPACE_FILES : MAX_FILES;
+  const found = await context.workspace.glob(pattern, { limit: 20_000 });
+  const handled = found.paths.filter((p) => extensions.has(extensionOf(p)));
+  const skipped = file === "*" ? [] : found.paths.filter((p) => !extensions.has(extensionOf(p)));
+  const targets: (string | FileDiagnostics)[] = handled.slice(0, limit);
+  for (const path of skipped.slice(0, Math.max(0, limit - targets.length))) {
+    targets.push({
+      file: context.workspace.relative(path),
+      status: "unsupported",
+      diagnostics: [],
+      message: `no language server handles ${extensionOf(path) || "this file type"}`,
+    });
+  }
+  return { targets, truncated: handled.length > limit || found.truncated, single: false };
+}
+
+/** One file's diagnostics; errors (outside, missing, no server) are thrown. */
+function checkFile(
+  context: ActionContext,
+  file: string,
+  timeoutMs: number,
+  minimum: number,
+): Promise<FileDiagnostics> {
+  return withDocument(context, file, async (doc) => {
+    await waitForProject(context, doc.client);
+    const raw = await doc.client.diagnostics(doc.uri, timeoutMs, context.signal);
+    if (raw.status === "timeout") {
+      return { file: doc.rel, status: "timeout", diagnostics: [], message: raw.reason };
+    }
+    const diagnostics = raw.items
+      .map((d) => view(d, doc.lines, doc.encoding))
+      .filter((d) => severityRank(d.severity) <= minimum)
+      .sort((a, b) => a.line - b.line || a.column - b.column);
+    return { file: doc.rel, status: "ok", diagnostics };
+  });
+}
+
+/** One file's diagnostics, with failures reported as the file's status. */
+async function fileDiagnostics(
+  context: ActionContext,
+  file: string,
+  timeoutMs: number,
+  minimum: number,
+): Promise<FileDiagnostics> {
+  try {
+    return await checkFile(context, file, timeoutMs, minimum);
+  } catch (error) {
+    const converted = toLspGateError(error);
+    if (converted.code === "CANCELLED") throw converted;
+    const label = context.workspace.isInside(file) ? context.workspace.relative(file) : file;
+    if (converted.code === "NO_SERVER") {
+      return { file: label, status: "unsupported", diagnostics: [], message: converted.message };
+    }
+    if (converted.code === "TIMEOUT") {
+      return {
+        file: label,
+        status: "timeout",
+        diagnostics: [],
+        message: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
+      };
+    }
+    return {
+      file: label,
+      status: "error",
+      diagnostics: [],
+      message: `${converted.code}: ${converted.message}`,
+    };
+  }
+}
+
+function view(d: proto.Diagnostic, lines: TextLines, encoding: PositionEncoding): DiagnosticView {
+  const range = fromServerRange(lines, d.range, encoding);
+  const result: DiagnosticView = {
+    ...range,
+    severity: severityName(d.severity),
+    message: String(d.message ?? ""),
+  };
+  if (d.source) result.source = d.source;
+  if (d.code !== undefined && d.code !== null) result.code = d.code;
+  return result;
+}
+
+function render(
+  results: FileDiagnostics[],
+  options: { single: boolean; truncated: boolean; severity?: string },
+) {
+  const parts: string[] = [];
+  let total = 0;
+  for (const result of results) {
+    if (result.status !== "ok") {
+      parts.push(`${result.file}: ${result.status} — ${result.message ?? ""}`.trim());
+      continue;
+    }
+    total += result.diagnostics.length;
+    if (result.diagnostics.length === 0) {
+      if (options.single) parts.push(`${result.file}: no diagnostics${filterNote(options)}.`);
+      continue;
+    }
+    parts.push(`${result.file}: ${summary(result.diagnostics)}`);
+    for (const d of result.diagnostics) {
+      const code = d.code !== undefined ? ` ${d.source ?? ""}${d.source ? " " : ""}${d.code}` : "";
+      parts.push(
+        `  ${d.line}:${d.column} ${d.severity}${code}: ${d.message.replace(/\n/g, "\n    ")}`,
+      );
+    }
+  }
+  if (!options.single) {
+    const clean = results.filter((r) => r.status === "ok" && r.diagnostics.length === 0).length;
+    parts.unshift(
+      `${plural(total, "diagnostic")} in ${plural(results.length, "file")} checked` +
+        (clean ? ` (${clean} clean)` : "") + `${filterNote(options)}:`,
+    );
+    if (options.truncated) parts.push("… more files matched than were checked; narrow the glob.");
+  }
+  return {
+    text: boundText(parts.join("\n")).text,
+    details: { files: results, total, truncated: options.truncated },
+  };
+}
+
+function filterNote(options: { severity?: string }): string {
+  return options.severity && options.severity !== "hint" ? ` at ${options.severity} or worse` : "";
+}
+
+function summary(diagnostics: DiagnosticView[]): string {
+  const counts = new Map<string, number>();
+  for (const d of diagnostics) counts.set(d.severity, (counts.get(d.severity) ?? 0) + 1);
+  return [...counts].map(([severity, n]) => plural(n, severity)).join(", ");
+}
+
+function extensionOf(path: string | WorkspacePath): string {
+  const name = path.split("/").pop() ?? "";
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : "";
+}
+
+/** Maps with at most `limit` calls in flight, results in input order. */
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>) {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,81 @@
+import { LspGateError } from "../errors.ts";
+import type { LspClient } from "../lsp/client.ts";
+import type { PositionEncoding } from "../lsp/positions.ts";
+import { TextLines } from "../lsp/text_lines.ts";
+import type { WorkspacePath } from "../permissions/workspace.ts";
+import type { Lease } from "../servers/manager.ts";
+import type { ActionContext } from "./types.ts";
+
+/** A file open in its server, ready for a query. */
+export interface QueryDocument {
+  path: WorkspacePath;
+  /** Workspace-relative path, for messages. */
+  rel: string;
+  uri: string;
+  lines: TextLines;
+  client: LspClient;
+  encoding: PositionEncoding;
+  lease: Lease;
+  /** The adapter id of the server answering. */
+  server: string;
+}
+
+/** Resolves `file` inside the workspace, refusing folders. */
+export async function resolveFile(context: ActionContext, file: string): Promise<WorkspacePath> {
+  const path = await context.workspace.resolve(file);
+  const info = await Deno.stat(path);
+  if (info.isDirectory) {
+    throw new LspGateError(
+      "INVALID_INPUT",
+      `${context.workspace.relative(path)} is a folder; give a file.`,
+      { file },
+    );
+  }
+  return path;
+}
+
+/** Opens `file` in its server (synced with the disk), runs `fn`, and releases the server. */
+export async function withDocument<T>(
+  context: ActionContext,
+  file: string,
+  fn: (doc: QueryDocument) => Promise<T>,
+): Promise<T> {
+  const path = await resolveFile(context, file);
+  const lease = await context.manager.acquire(path, context.signal);
+  try {
+    const doc: QueryDocument = {
+      path,
+      rel: context.workspace.relative(path),
+      uri: lease.uri,
+      lines: new TextLines(lease.text),
+      client: lease.client,
+      encoding: lease.client.encoding,
+      lease,
+      server: lease.pick.adapter.id,
+    };
+    return await fn(doc);
+  } finally {
+    lease.release();
+  }
+}
+
+/** Sends a request on behalf of the caller: its timeout and its cancel signal. */
+export function ask<R>(
+  context: ActionContext,
+  client: LspClient,
+  method: string,
+  params: unknown,
+): Promise<R> {
+  return client.request<R>(method, params, {
+    timeoutMs: context.timeoutMs,
+    signal: context.signal,
+  });
+}
+
+/** The success answer for a server that lacks a capability: not an error, a plain sentence. */
+export function notSupported(action: string, server: string, method: string) {
+  return {
+    text: `${action} is not supported by ${server} (it does not offer ${method}).`,
+    details: { supported: false, server, method },
+  };
+}

@@ -1,0 +1,244 @@
+import type * as proto from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { LspGateError } from "../errors.ts";
+import { boundText } from "../format/bound.ts";
+import { toServerPosition } from "../lsp/positions.ts";
+import { ask, notSupported, withDocument } from "./document.ts";
+import { resolvePosition } from "./position.ts";
+import { waitForProject } from "./readiness.ts";
+import {
+  columnField,
+  fileField,
+  hasPosition,
+  lineField,
+  NEED_POSITION,
+  positionFields,
+  timeoutField,
+} from "./schema.ts";
+import { type ActionDef, defineAction } from "./types.ts";
+import { applyPlan, planEdit, renderPlan } from "./workspace_edit.ts";
+
+const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
+
+/** rename: a safe cross-file rename; preview unless `apply: true`. */
+const renameAction = defineAction({
+  name: "rename",
+  summary: "Rename the symbol at a position across the project (new_name); preview unless apply.",
+  schema: z.strictObject({
+    ...positionFields,
+    new_name: z.string().min(1),
+    apply: z.boolean().optional(),
+  }).refine(hasPosition, NEED_POSITION),
+  access: writeIfApplied,
+  run: (input, context) =>
+    withDocument(context, input.file, async (doc) => {
+      const method = "textDocument/rename";
+      if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
+      const position = await resolvePosition(context, doc, input);
+      await waitForProject(context, doc.client);
+      const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
+        textDocument: { uri: doc.uri },
+        position: position.server,
+        newName: input.new_name,
+      });
+      if (!edit || (!edit.changes && !edit.documentChanges)) {
+        return {
+          text: `Nothing to rename at ${position.label}.`,
+          details: { changes: [], files: 0, edits: 0, applied: false },
+        };
+      }
+      const plan = await planEdit(context, edit, doc.encoding);
+      if (input.apply) await applyPlan(context, plan);
+      const subject = position.word ? `\`${position.word}\`` : position.label;
+      return renderPlan(context, `Rename ${subject} to \`${input.new_name}\``, plan, !!input.apply);
+    }),
+});
+
+/** rename_file: move a file and let the server update imports; preview unless `apply: true`. */
+const renameFileAction = defineAction({
+  name: "rename_file",
+  summary: "Move a file (new_name = destination) and update imports; preview unless apply.",
+  schema: z.strictObject({
+    file: fileField,
+    new_name: z.string().min(1),
+    apply: z.boolean().optional(),
+    timeout: timeoutField,
+  }),
+  access: writeIfApplied,
+  run: (input, context) =>
+    withDocument(context, input.file, async (doc) => {
+      const target = await context.workspace.resolve(input.new_name, {
+        mustExist: false,
+        access: "write",
+      });
+      if (await exists(target)) {
+        throw new LspGateError(
+          "INVALID_INPUT",
+          `${context.workspace.relative(target)} already exists; choose another destination.`,
+        );
+      }
+      const newUri = context.workspace.toUri(target);
+      let edit: proto.WorkspaceEdit | null = null;
+      if (doc.client.supports("workspace/willRenameFiles")) {
+        await waitForProject(context, doc.client);
+        edit = await ask<proto.WorkspaceEdit | null>(
+          context,
+          doc.client,
+          "workspace/willRenameFiles",
+          {
+            files: [{ oldUri: doc.uri, newUri }],
+          },
+        );
+      }
+      const plan = await planEdit(context, edit, doc.encoding);
+      plan.operations.push({ kind: "rename", path: doc.path, target });
+      if (input.apply) {
+        await applyPlan(context, plan);
+        await doc.client.closeDocument(doc.uri);
+        await doc.client.notify("workspace/didRenameFiles", {
+          files: [{ oldUri: doc.uri, newUri }],
+        });
+      }
+      return renderPlan(
+        context,
+        `Move ${doc.rel} to ${context.workspace.relative(target)}`,
+        plan,
+        !!input.apply,
+      );
+    }),
+});
+
+/** format: the server's formatting of a file; preview unless `apply: true`. */
+const formatAction = defineAction({
+  name: "format",
+  summary: "Format a file with its language server; preview unless apply.",
+  schema: z.strictObject({ file: fileField, apply: z.boolean().optional(), timeout: timeoutField }),
+  access: writeIfApplied,
+  run: (input, context) =>
+    withDocument(context, input.file, async (doc) => {
+      const method = "textDocument/formatting";
+      if (!doc.client.supports(method)) return notSupported("format", doc.server, method);
+      const edits = await ask<proto.TextEdit[] | null>(context, doc.client, method, {
+        textDocument: { uri: doc.uri },
+        options: {
+          tabSize: 2,
+          insertSpaces: true,
+          trimTrailingWhitespace: true,
+          insertFinalNewline: true,
+        },
+      });
+      const plan = await planEdit(context, { changes: { [doc.uri]: edits ?? [] } }, doc.encoding);
+      if (input.apply) await applyPlan(context, plan);
+      return renderPlan(context, `Format ${doc.rel}`, plan, !!input.apply);
+    }),
+});
+
+/** code_actions: list the fixes and refactors at a position; apply one picked by `query`. */
+const codeActionsAction = defineAction({
+  name: "code_actions",
+  summary:
+    "Quick fixes and refactors at a position or range; apply: true + query (title) applies one.",
+  schema: z.strictObject({
+    ...positionFields,
+    end_line: lineField.optional(),
+    end_column: columnField.optional(),
+    apply: z.boolean().optional(),
+  }).refine((v) => v.line !== undefined || v.query !== undefined, NEED_POSITION),
+  access: writeIfApplied,
+  run: (input, context) =>
+    withDocument(context, input.file, async (doc) => {
+      const method = "textDocument/codeAction";
+      if (!doc.client.supports(method)) return notSupported("code_actions", doc.server, method);
+      // query picks an action by title here, so the position comes from line/column only.
+      const start = await resolvePosition(context, doc, {
+        file: input.file,
+        line: input.line,
+        column: input.column ?? 1,
+        symbol: input.symbol,
+      });
+      const end = input.end_line !== undefined
+        ? toServerPosition(
+          doc.lines,
+          { line: input.end_line, column: input.end_column ?? 1 },
+          doc.encoding,
+        )
+        : start.server;
+      await waitForProject(context, doc.client);
+      const range = { start: start.server, end };
+      const diagnostics = await doc.client.diagnostics(doc.uri, context.timeoutMs, context.signal);
+      const overlapping = diagnostics.items.filter((d) =>
+        d.range.start.line <= range.end.line && d.range.end.line >= range.start.line
+      );
+      const actions =
+        (await ask<(proto.CodeAction | proto.Command)[] | null>(context, doc.client, method, {
+          textDocument: { uri: doc.uri },
+          range,
+          context: { diagnostics: overlapping, triggerKind: 1 },
+        })) ?? [];
+      const list = actions.map((a, i) => ({
+        index: i + 1,
+        title: a.title,
+        kind: "kind" in a ? a.kind : undefined,
+        preferred: "isPreferred" in a ? a.isPreferred === true : false,
+      }));
+      if (!input.apply) {
+        return {
+          text: list.length
+            ? `Code actions at ${start.label}:\n` +
+              list.map((a) => `${a.index}. ${a.title}${a.kind ? ` [${a.kind}]` : ""}`).join("\n") +
+              "\nApply one with apply: true and query: its title."
+            : `No code actions at ${start.label}.`,
+          details: { actions: list },
+        };
+      }
+      if (!input.query) {
+        throw new LspGateError(
+          "INVALID_INPUT",
+          "apply needs query: the title of the action to apply.",
+        );
+      }
+      const wanted = input.query.toLowerCase();
+      const chosen = actions.find((a) => a.title.toLowerCase() === wanted) ??
+        actions.find((a) => a.title.toLowerCase().includes(wanted));
+      if (!chosen) {
+        throw new LspGateError(
+          "INVALID_INPUT",
+          `No code action titled \`${input.query}\`. Available: ${
+            list.map((a) => a.title).join("; ") || "none"
+          }.`,
+        );
+      }
+      let action = chosen as proto.CodeAction;
+      if (!("edit" in action) && "data" in action && doc.client.supports("codeAction/resolve")) {
+        action = await ask<proto.CodeAction>(context, doc.client, "codeAction/resolve", action);
+      }
+      if (!action.edit) {
+        throw new LspGateError(
+          "ACTION_NOT_ALLOWED",
+          `\`${chosen.title}\` runs a server command instead of returning an edit; lspgate only ` +
+            "applies edits it can check, so it is not run.",
+        );
+      }
+      const plan = await planEdit(context, action.edit, doc.encoding);
+      await applyPlan(context, plan);
+      const rendered = renderPlan(context, `Applied \`${chosen.title}\``, plan, true);
+      return { text: boundText(rendered.text).text, details: rendered.details };
+    }),
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** rename, rename_file, format, code_actions: read-only previews, writes with apply. */
+export const editActions: ActionDef[] = [
+  renameAction,
+  renameFileAction,
+  formatAction,
+  codeActionsAction,
+];

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import type { ServerEntry } from "../servers/manager.ts";
+import { withDocument } from "./document.ts";
+import { ACTION_METHODS } from "./methods.ts";
+import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+
+/** A server as `servers` and `status` show it. */
+export interface ServerView {
+  key: string;
+  server: string;
+  root: string;
+  state: string;
+  reason?: string;
+  pid?: number;
+  encoding?: string;
+  uptimeMs?: number;
+  restarts: number;
+  openDocuments?: number;
+  indexing?: string[];
+  command?: string[];
+  note?: string;
+  stderr?: string[];
+}
+
+function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean): ServerView {
+  const state = entry.state;
+  const view: ServerView = {
+    key: entry.key,
+    server: entry.adapter.id,
+    root: context.workspace.relative(entry.root) || ".",
+    state: state.kind,
+    restarts: entry.restarts,
+  };
+  if (state.kind === "running") {
+    const info = state.client.info();
+    view.state = info.indexing.length ? "indexing" : "ready";
+    view.pid = info.pid;
+    view.encoding = info.encoding;
+    view.uptimeMs = Date.now() - info.startedAt;
+    view.openDocuments = info.openDocuments;
+    view.indexing = info.indexing;
+    if (state.command.note) view.note = state.command.note;
+    if (verbose) {
+      view.command = state.command.command;
+      view.stderr = info.stderr;
+    }
+  } else if (state.kind === "crashed") {
+    view.reason = state.reason;
+    if (verbose) view.stderr = state.stderr.slice(-5);
+  } else if (state.kind === "failed") {
+    view.reason = `${state.error.code}: ${state.error.message}`;
+  } else if (state.kind === "disabled" || state.kind === "stopped") {
+    view.reason = state.reason;
+  }
+  return view;
+}
+
+function describe(view: ServerView): string {
+  const facts = [
+    view.state,
+    view.pid !== undefined ? `pid ${view.pid}` : "",
+    view.encoding ? `positions ${view.encoding}` : "",
+    view.uptimeMs !== undefined ? `up ${Math.round(view.uptimeMs / 1000)} s` : "",
+    view.restarts ? `${view.restarts} restarts` : "",
+    view.openDocuments !== undefined ? `${view.openDocuments} open documents` : "",
+    view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
+    view.note ?? "",
+    view.reason ?? "",
+  ].filter(Boolean);
+  return `${view.server} for ${view.root}: ${facts.join(", ")}`;
+}
+
+const empty = z.strictObject({ timeout: z.number().optional() });
+
+/** servers: the language servers started so far and their state. */
+export const serversAction: ActionDef = defineAction({
+  name: "servers",
+  summary: "The language servers started so far, one line each, and the adapters known.",
+  schema: empty,
+  access: "read",
+  run(_input, context) {
+    const views = context.manager.entries().map((e) => serverView(context, e, false));
+    const adapters = context.manager.options.adapters.map((a) => ({
+      id: a.id,
+      extensions: Object.keys(a.languages),
+      rootMarkers: a.rootMarkers,
+    }));
+    const text = (views.length
+      ? `Servers:\n${views.map(describe).join("\n")}`
+      : "No language server started yet; one starts on the first request for a file it handles.") +
+      `\nAdapters: ${
+        adapters.map((a) => `${a.id} (${a.extensions.join(" ")})`).join(", ")
+      }.`;
+    return Promise.resolve({ text, details: { servers: views, adapters } });
+  },
+});
+
+/** status: this process (role, root, mutations, sandbox) and each server in detail. */
+export const statusAction: ActionDef = defineAction({
+  name: "status",
+  summary: "lspgate's role, root, mutation and sandbox settings, and each server in detail.",
+  schema: empty,
+  access: "read",
+  run(_input, context) {
+    const s = context.session;
+    const views = context.manager.entries().map((e) => serverView(context, e, true));
+    const head = [
+      `lspgate ${s.version}, root ${context.workspace.path}`,
+      `role ${s.role}, mutations ${s.allowMutations ? "allowed" : "refused"}, ` +
+      `servers sandboxed: ${s.sandbox}`,
+      `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
+    ];
+    const text = [...head, ...views.map(describe)].join("\n");
+    return Promise.resolve({
+      text,
+      details: {
+        version: s.version,
+        root: context.workspace.path,
+        role: s.role,
+        allowMutations: s.allowMutations,
+        sandbox: s.sandbox,
+        uptimeMs: Date.now() - s.startedAt,
+        servers: views,
+      },
+    });
+  },
+});
+
+/** capabilities: which actions the server for a file supports. */
+export const capabilitiesAction: ActionDef = defineAction({
+  name: "capabilities",
+  summary: "Which actions the language server for a file supports, and its raw capabilities.",
+  schema: z.strictObject({ file: z.string().min(1), timeout: z.number().optional() }),
+  access: "read",
+  run: (input, context) =>
+    withDocument(context, input.file, (doc) => {
+      const actions: Record<string, boolean> = {};
+      for (const [action, method] of Object.entries(ACTION_METHODS)) {
+        actions[action] = doc.client.supports(method);
+      }
+      const yes = Object.keys(actions).filter((a) => actions[a]);
+      const no = Object.keys(actions).filter((a) => !actions[a]);
+      return Promise.resolve({
+        text: `${doc.server} (for ${doc.rel}) supports: ${yes.join(", ")}.` +
+          (no.length ? `\nNot supported: ${no.join(", ")}.` : "") +
+          `\nPosition encoding: ${doc.encoding}.`,
+        details: {
+          server: doc.server,
+          encoding: doc.encoding,
+          actions,
+          capabilities: doc.client.capabilities,
+        },
+      });
+    }),
+});

@@ -1,0 +1,20 @@
+/** The LSP request each position action relies on, for `capabilities`. */
+export const ACTION_METHODS: Record<string, string> = {
+  definition: "textDocument/definition",
+  declaration: "textDocument/declaration",
+  type_definition: "textDocument/typeDefinition",
+  implementation: "textDocument/implementation",
+  references: "textDocument/references",
+  hover: "textDocument/hover",
+  signature: "textDocument/signatureHelp",
+  symbols: "textDocument/documentSymbol",
+  workspace_symbols: "workspace/symbol",
+  diagnostics_pull: "textDocument/diagnostic",
+  call_hierarchy: "textDocument/prepareCallHierarchy",
+  supertypes: "textDocument/prepareTypeHierarchy",
+  subtypes: "textDocument/prepareTypeHierarchy",
+  rename: "textDocument/rename",
+  code_actions: "textDocument/codeAction",
+  format: "textDocument/formatting",
+  rename_file: "workspace/willRenameFiles",
+};

@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { renderLocations } from "../format/locations.ts";
+import { plural } from "../format/bound.ts";
+import { ask, notSupported, withDocument } from "./document.ts";
+import { type RawLocations, rawLocations, toAgentLocations } from "./locate.ts";
+import { resolvePosition } from "./position.ts";
+import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
+import { type ActionDef, defineAction } from "./types.ts";
+import { MAX_WITH_CONTEXT } from "../format/bound.ts";
+import { readinessNote, waitForProject } from "./readiness.ts";
+
+const gotoKinds = {
+  definition: { method: "textDocument/definition", noun: "definition" },
+  declaration: { method: "textDocument/declaration", noun: "declaration" },
+  type_definition: { method: "textDocument/typeDefinition", noun: "type definition" },
+  implementation: { method: "textDocument/implementation", noun: "implementation" },
+} as const;
+
+const gotoSchema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
+
+function gotoAction(name: keyof typeof gotoKinds): ActionDef {
+  const { method, noun } = gotoKinds[name];
+  return defineAction({
+    name,
+    summary: `Where the symbol at a position has its ${noun}.`,
+    schema: gotoSchema,
+    access: "read",
+    run: (input, context) =>
+      withDocument(context, input.file, async (doc) => {
+        if (!doc.client.supports(method)) return notSupported(name, doc.server, method);
+        const position = await resolvePosition(context, doc, input);
+        const ready = await waitForProject(context, doc.client);
+        const raw = await ask<RawLocations>(context, doc.client, method, {
+          textDocument: { uri: doc.uri },
+          position: position.server,
+        });
+        const locations = await toAgentLocations(
+          context,
+          rawLocations(raw),
+          doc.encoding,
+          MAX_WITH_CONTEXT,
+        );
+        const subject = position.word
+          ? `\`${position.word}\` at ${position.label}`
+          : position.label;
+        if (locations.length === 0) {
+          return {
+            text: `No ${noun} found for ${subject}.` + readinessNote(ready),
+            details: { locations: [], total: 0, truncated: false, partial: !ready },
+          };
+        }
+        const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
+        const rendered = renderLocations(heading, locations);
+        return {
+          text: rendered.text + readinessNote(ready),
+          details: { ...rendered.details, partial: !ready },
+        };
+      }),
+  });
+}
+
+/** definition, declaration, type_definition, implementation. */
+export const gotoActions: ActionDef[] = (Object.keys(gotoKinds) as (keyof typeof gotoKinds)[])
+  .map(gotoAction);
+
+const referencesSchema = z.strictObject({
+  ...positionFields,
+  include_declaration: z.boolean().optional(),
+}).refine(hasPosition, NEED_POSITION);
+
+/** references: every use of the symbol at a position, the declaration too unless told not to. */
+export const referencesAction: ActionDef = defineAction({
+  name: "references",
+  summary: "Every reference to the symbol at a position (include_declaration, default true).",
+  schema: referencesSchema,
+  access: "read",
+  run: (input, context) =>
+    withDocument(context, input.file, async (doc) => {
+      const method = "textDocument/references";
+      if (!doc.client.supports(method)) return notSupported("references", doc.server, method);
+      const position = await resolvePosition(context, doc, input);
+      const includeDeclaration = input.include_declaration ?? true;
+      const ready = await waitForProject(context, doc.client);
+      const params = {
+        textDocument: { uri: doc.uri },
+        position: position.server,
+        context: { includeDeclaration },
+      };
+      let raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
+      // A fresh server may not have indexed the other files yet: one declaration-only answer is
+      // asked again once it reports the project loaded.
+      if (raw.length <= 1 && doc.client.uptimeMs < 10_000) {
+        await doc.client.waitReady(context.readyTimeoutMs, context.signal);
+        raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
+      }
+      const locations = await toAgentLocations(
+        context,
+        sortLocations(raw),
+        doc.encoding,
+        MAX_WITH_CONTEXT,
+      );
+      const subject = position.word ? `\`${position.word}\` at ${position.label}` : position.label;
+      if (locations.length === 0) {
+        return {
+          text: `No references found for ${subject}.` + readinessNote(ready),
+          details: { locations: [], total: 0, truncated: false, partial: !ready },
+        };
+      }
+      const files = new Set(locations.map((l) => l.file)).size;
+      const heading = `${capitalize(plural(locations.length, "reference"))} to ${subject} in ${
+        plural(files, "file")
+      }${includeDeclaration ? " (declaration included)" : ""}:`;
+      const rendered = renderLocations(heading, locations);
+      return {
+        text: rendered.text + readinessNote(ready),
+        details: { ...rendered.details, partial: !ready },
+      };
+    }),
+});
+
+function sortLocations<
+  T extends { uri: string; range: { start: { line: number; character: number } } },
+>(
+  list: T[],
+): T[] {
+  return [...list].sort((a, b) =>
+    a.uri.localeCompare(b.uri) || a.range.start.line - b.range.start.line ||
+    a.range.start.character - b.range.start.character
+  );
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

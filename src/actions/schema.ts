@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** A path relative to the root, absolute inside it, or a file:// URI. */
+export const fileField = z.string().min(1, "file must not be empty");
+
+/** 1-based line number. */
+export const lineField = z.number().int().min(1, "line is 1-based: the first line is 1");
+
+/** 1-based column, counted in Unicode code points. */
+export const columnField = z.number().int().min(
+  1,
+  "column is 1-based, counted in code points: the first character is column 1",
+);
+
+/** Per-call timeout in milliseconds. */
+export const timeoutField = z.number().int().min(1).max(600_000).optional();
+
+/** Where in a file: line + column, line + symbol (`name` or `name#N`), or a symbol `query`. */
+export const positionFields = {
+  file: fileField,
+  line: lineField.optional(),
+  column: columnField.optional(),
+  symbol: z.string().min(1).optional(),
+  query: z.string().min(1).optional(),
+  timeout: timeoutField,
+};
+
+/** A position input, after validation. */
+export interface PositionInput {
+  file: string;
+  line?: number;
+  column?: number;
+  symbol?: string;
+  query?: string;
+  timeout?: number;
+}
+
+/** Message for a request that names no position. */
+export const NEED_POSITION =
+  "a position is needed: line + column, line + symbol (a name on that line, `name#2` for " +
+  "its second occurrence), or query (a symbol name such as `greet` or `Class.method`)";
+
+/** True when the input names a position one of the three ways. */
+export function hasPosition(value: PositionInput): boolean {
+  return value.query !== undefined ||
+    (value.line !== undefined && (value.column !== undefined || value.symbol !== undefined));
+}
+
+/** The schema of an action that takes a file and a position. */
+export const positionSchema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);

@@ -1,0 +1,172 @@
+import type * as proto from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { boundList, boundText, plural } from "../format/bound.ts";
+import { symbolKindName } from "../format/kinds.ts";
+import { fromServerRange } from "../lsp/positions.ts";
+import { TextLines } from "../lsp/text_lines.ts";
+import { fromFileUrl } from "../servers/uri.ts";
+import { ask, notSupported, withDocument } from "./document.ts";
+import { FileCache } from "./locate.ts";
+import { readinessNote, waitForProject } from "./readiness.ts";
+import { fileField, timeoutField } from "./schema.ts";
+import { type FlatSymbol, flattenSymbols } from "./symbol_tree.ts";
+import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { workspaceServers } from "./workspace_servers.ts";
+
+/** A symbol in `details.symbols`. */
+export interface SymbolView {
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  container?: string;
+  detail?: string;
+}
+
+const schema = z.strictObject({
+  file: fileField,
+  query: z.string().optional(),
+  timeout: timeoutField,
+}).refine(
+  (v) => v.file !== "*" || v.query !== undefined,
+  'a workspace symbol search (file "*") needs a query',
+);
+
+/** symbols: a file's outline, or with `file: "*"` and `query` a search across the workspace. */
+export const symbolsAction: ActionDef = defineAction({
+  name: "symbols",
+  summary: 'A file\'s outline; with file "*" and query, a workspace symbol search.',
+  schema,
+  access: "read",
+  run: (input, context) =>
+    input.file === "*" ? workspaceSymbols(context, input.query ?? "") : outline(context, input),
+});
+
+function outline(context: ActionContext, input: { file: string; query?: string }) {
+  return withDocument(context, input.file, async (doc) => {
+    const method = "textDocument/documentSymbol";
+    if (!doc.client.supports(method)) return notSupported("symbols", doc.server, method);
+    const raw = await ask<proto.DocumentSymbol[] | proto.SymbolInformation[] | null>(
+      context,
+      doc.client,
+      method,
+      { textDocument: { uri: doc.uri } },
+    );
+    let flat = flattenSymbols(raw ?? [], doc.uri);
+    if (input.query) {
+      const q = input.query.toLowerCase();
+      flat = flat.filter((s) => s.name.toLowerCase().includes(q));
+    }
+    const views = flat.map((s) => view(s, doc.rel, doc.lines, doc.encoding));
+    if (views.length === 0) {
+      return {
+        text: input.query
+          ? `No symbols matching \`${input.query}\` in ${doc.rel}.`
+          : `${doc.rel} has no symbols.`,
+        details: { symbols: [], total: 0, truncated: false },
+      };
+    }
+    const bounded = boundList(views);
+    const lines = bounded.items.map((s, i) =>
+      `${"  ".repeat(flat[i].depth)}${s.kind} ${s.name}${s.detail ? ` ${s.detail}` : ""} ` +
+      `(${s.line}:${s.column})`
+    );
+    const more = bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more.` : "";
+    return {
+      text: boundText(
+        `Symbols in ${doc.rel} (${plural(bounded.total, "symbol")}):\n` +
+          lines.join("\n") + more,
+      ).text,
+      details: { symbols: bounded.items, total: bounded.total, truncated: bounded.truncated },
+    };
+  });
+}
+
+async function workspaceSymbols(context: ActionContext, query: string) {
+  const servers = await workspaceServers(context);
+  if (servers.length === 0) {
+    return {
+      text: "No language server handles any file in this workspace, so there is nothing to search.",
+      details: { symbols: [], total: 0, truncated: false },
+    };
+  }
+  const views: SymbolView[] = [];
+  const notes: string[] = [];
+  const files = new FileCache(context);
+  let ready = true;
+  for (const server of servers) {
+    try {
+      if (!server.client.supports("workspace/symbol")) {
+        notes.push(`${server.id} does not offer workspace symbol search.`);
+        continue;
+      }
+      ready = await waitForProject(context, server.client) && ready;
+      const raw = await ask<(proto.SymbolInformation | proto.WorkspaceSymbol)[] | null>(
+        context,
+        server.client,
+        "workspace/symbol",
+        { query },
+      );
+      for (const symbol of flattenSymbols(raw ?? [], "")) {
+        const lines = await files.linesOf(symbol.uri);
+        const path = fromFileUrl(symbol.uri);
+        const file = path ? context.workspace.relative(path) : symbol.uri;
+        views.push(view(symbol, file, lines, server.client.encoding));
+      }
+    } finally {
+      server.release();
+    }
+  }
+  // Exact names first, then prefix matches, then the rest, as a person would scan them.
+  const q = query.toLowerCase();
+  const rank = (s: SymbolView) =>
+    s.name.toLowerCase() === q ? 0 : s.name.toLowerCase().startsWith(q) ? 1 : 2;
+  views.sort((a, b) => rank(a) - rank(b) || a.file.localeCompare(b.file) || a.line - b.line);
+  const bounded = boundList(views);
+  const lines = bounded.items.map((s) =>
+    `${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}  ${s.file}:${s.line}:${s.column}`
+  );
+  const text = bounded.total === 0
+    ? `No workspace symbols match \`${query}\`.`
+    : `${plural(bounded.total, "workspace symbol")} matching \`${query}\`:\n${lines.join("\n")}` +
+      (bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more not shown.` : "");
+  return {
+    text: boundText([text, ...notes].join("\n")).text + readinessNote(ready),
+    details: {
+      symbols: bounded.items,
+      total: bounded.total,
+      truncated: bounded.truncated,
+      partial: !ready,
+    },
+  };
+}
+
+function view(
+  symbol: FlatSymbol,
+  file: string,
+  lines: TextLines | undefined,
+  encoding: "utf-8" | "utf-16" | "utf-32",
+): SymbolView {
+  const range = lines ? fromServerRange(lines, symbol.selection, encoding) : {
+    line: symbol.selection.start.line + 1,
+    column: symbol.selection.start.character + 1,
+    endLine: symbol.range.end.line + 1,
+    endColumn: symbol.range.end.character + 1,
+  };
+  const endLine = symbol.range.end.line + 1;
+  const result: SymbolView = {
+    name: symbol.name,
+    kind: symbolKindName(symbol.kind),
+    file,
+    line: range.line,
+    column: range.column,
+    endLine,
+  };
+  if (symbol.container) result.container = symbol.container;
+  if (symbol.detail) result.detail = symbol.detail;
+  return result;
+}
+
+export { TextLines };

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { Access } from "../permissions/policy.ts";
+import type { WorkspaceRoot } from "../permissions/workspace.ts";
+import type { ServerManager } from "../servers/manager.ts";
+
+/** What every action may use: the boundary, the servers, the caller's cancel signal. */
+export interface ActionContext {
+  workspace: WorkspaceRoot;
+  manager: ServerManager;
+  signal: AbortSignal;
+  /** Per-request timeout in ms for each server request made on the caller's behalf. */
+  timeoutMs: number;
+  /** How long to wait for a server to load its project before answering from what it has. */
+  readyTimeoutMs: number;
+  /** Static facts for `status`. */
+  session: SessionFacts;
+}
+
+/** Facts about this lspgate process, for `status`. */
+export interface SessionFacts {
+  role: "main" | "subagent";
+  allowMutations: boolean;
+  sandbox: string;
+  startedAt: number;
+  version: string;
+}
+
+/** An action's answer: text for the model, details for programs. */
+export interface ActionResult {
+  text: string;
+  details: Record<string, unknown>;
+}
+
+/** One row of the action table. */
+export interface ActionDef<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** One line for the README and the MCP tool description. */
+  summary: string;
+  schema: S;
+  /** read or write; may depend on the input (rename preview is read, apply is write). */
+  access: Access | ((input: z.infer<S>) => Access);
+  run(input: z.infer<S>, context: ActionContext): Promise<ActionResult>;
+}
+
+/** Declares an action with its schema's type flowing into `run`. */
+export function defineAction<S extends z.ZodType>(def: ActionDef<S>): ActionDef {
+  return def as unknown as ActionDef;
+}

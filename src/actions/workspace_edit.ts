@@ -1,0 +1,188 @@
+import type * as proto from "vscode-languageserver-protocol";
+import { LspGateError } from "../errors.ts";
+import { boundText, plural } from "../format/bound.ts";
+import { applyEdits, fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
+import { TextLines } from "../lsp/text_lines.ts";
+import type { WorkspacePath } from "../permissions/workspace.ts";
+import type { ActionContext } from "./types.ts";
+
+/** One file's edits as `details.changes` shows them. */
+export interface FileChangeView {
+  file: string;
+  edits: { line: number; column: number; endLine: number; endColumn: number; newText: string }[];
+  /** A file operation instead of text edits. */
+  operation?: "create" | "rename" | "delete";
+  newFile?: string;
+}
+
+interface PlannedFile {
+  path: WorkspacePath;
+  uri: string;
+  before: string;
+  edits: proto.TextEdit[];
+}
+
+interface PlannedOperation {
+  kind: "create" | "rename" | "delete";
+  path: WorkspacePath;
+  target?: WorkspacePath;
+}
+
+/** A WorkspaceEdit checked against the boundary and read, ready to preview or apply. */
+export interface EditPlan {
+  files: PlannedFile[];
+  operations: PlannedOperation[];
+  encoding: PositionEncoding;
+}
+
+/**
+ * Checks every file a WorkspaceEdit touches against the workspace boundary (write access) and
+ * reads what they hold now; a single file outside refuses the whole edit before anything is written.
+ */
+export async function planEdit(
+  context: ActionContext,
+  edit: proto.WorkspaceEdit | null | undefined,
+  encoding: PositionEncoding,
+): Promise<EditPlan> {
+  const plan: EditPlan = { files: [], operations: [], encoding };
+  const byUri = new Map<string, PlannedFile>();
+  const addEdits = async (uri: string, edits: proto.TextEdit[]) => {
+    let file = byUri.get(uri);
+    if (!file) {
+      const path = await context.workspace.resolveUri(uri, { access: "write" });
+      file = { path, uri, before: await context.workspace.readText(path), edits: [] };
+      byUri.set(uri, file);
+      plan.files.push(file);
+    }
+    file.edits.push(...edits.filter((e) => e && e.range && typeof e.newText === "string"));
+  };
+  for (const [uri, edits] of Object.entries(edit?.changes ?? {})) await addEdits(uri, edits);
+  for (const change of edit?.documentChanges ?? []) {
+    if ("textDocument" in change) {
+      await addEdits(
+        change.textDocument.uri,
+        change.edits.map((e) => ("newText" in e ? e : e) as proto.TextEdit),
+      );
+    } else if (change.kind === "create") {
+      plan.operations.push({
+        kind: "create",
+        path: await context.workspace.resolveUri(change.uri, { access: "write", mustExist: false }),
+      });
+    } else if (change.kind === "rename") {
+      plan.operations.push({
+        kind: "rename",
+        path: await context.workspace.resolveUri(change.oldUri, { access: "write" }),
+        target: await context.workspace.resolveUri(change.newUri, {
+          access: "write",
+          mustExist: false,
+        }),
+      });
+    } else if (change.kind === "delete") {
+      plan.operations.push({
+        kind: "delete",
+        path: await context.workspace.resolveUri(change.uri, { access: "write" }),
+      });
+    }
+  }
+  return plan;
+}
+
+/** The plan as `details.changes`, positions in the agent's 1-based code points. */
+export function viewPlan(context: ActionContext, plan: EditPlan): FileChangeView[] {
+  const views: FileChangeView[] = plan.files.map((file) => {
+    const lines = new TextLines(file.before);
+    return {
+      file: context.workspace.relative(file.path),
+      edits: file.edits.map((e) => ({
+        ...fromServerRange(lines, e.range, plan.encoding),
+        newText: e.newText,
+      })).sort((a, b) => a.line - b.line || a.column - b.column),
+    };
+  });
+  for (const op of plan.operations) {
+    views.push({
+      file: context.workspace.relative(op.path),
+      edits: [],
+      operation: op.kind,
+      ...(op.target ? { newFile: context.workspace.relative(op.target) } : {}),
+    });
+  }
+  return views;
+}
+
+/**
+ * Writes the plan: every file is re-read first and must still hold what the server saw
+ * (else EDIT_CONFLICT, nothing written); then text edits, then file operations.
+ */
+export async function applyPlan(context: ActionContext, plan: EditPlan): Promise<void> {
+  const results: { file: PlannedFile; after: string }[] = [];
+  for (const file of plan.files) {
+    const now = await context.workspace.readText(file.path);
+    if (now !== file.before) {
+      throw new LspGateError(
+        "EDIT_CONFLICT",
+        `${context.workspace.relative(file.path)} changed on disk since the edit was computed; ` +
+          "nothing was written. Ask again.",
+        { file: context.workspace.relative(file.path) },
+      );
+    }
+    results.push({ file, after: applyEdits(file.before, file.edits, plan.encoding) });
+  }
+  for (const { file, after } of results) await context.workspace.writeText(file.path, after);
+  for (const op of plan.operations) {
+    if (op.kind === "create") await context.workspace.writeText(op.path, "");
+    else if (op.kind === "delete") {
+      await Deno.remove(await context.workspace.resolve(op.path, { access: "write" }));
+    } else if (op.kind === "rename" && op.target) {
+      // Both ends resolved again right before the move, as writeText does for content.
+      const from = await context.workspace.resolve(op.path, { access: "write" });
+      const to = await context.workspace.resolve(op.target, { access: "write", mustExist: false });
+      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      await Deno.rename(from, to);
+    }
+  }
+  await context.manager.filesChanged([
+    ...plan.files.map((f) => ({ path: f.path as string, type: 2 as const })),
+    ...plan.operations.flatMap((op) =>
+      op.kind === "rename" && op.target
+        ? [{ path: op.path as string, type: 3 as const }, {
+          path: op.target as string,
+          type: 1 as const,
+        }]
+        : [{ path: op.path as string, type: op.kind === "create" ? 1 as const : 3 as const }]
+    ),
+  ]);
+}
+
+/** Text and details for an edit answer (preview or applied). */
+export function renderPlan(
+  context: ActionContext,
+  heading: string,
+  plan: EditPlan,
+  applied: boolean,
+): { text: string; details: Record<string, unknown> } {
+  const changes = viewPlan(context, plan);
+  const editCount = changes.reduce((n, c) => n + c.edits.length, 0);
+  const lines = [
+    `${heading}: ${plural(editCount, "edit")} in ${plural(changes.length, "file")}` +
+    (applied ? " (applied)." : " (preview; nothing written — send apply: true to write it)."),
+  ];
+  for (const change of changes) {
+    if (change.operation) {
+      lines.push(
+        `${change.operation} ${change.file}${change.newFile ? ` → ${change.newFile}` : ""}`,
+      );
+      continue;
+    }
+    lines.push(`${change.file}:`);
+    for (const e of change.edits) {
+      lines.push(
+        `  ${e.line}:${e.column}-${e.endLine}:${e.endColumn} → ${JSON.stringify(e.newText)}`,
+      );
+    }
+  }
+  return {
+    text: boundText(lines.join("\n")).text,
+    details: { changes, files: changes.length, edits: editCount, applied },
+  };
+}

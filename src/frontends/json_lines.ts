@@ -1,0 +1,48 @@
+import type { Session } from "../session.ts";
+import { LineWriter, readLines } from "./lines.ts";
+
+/**
+ * The primary interface: one JSON request per input line, one JSON response per output line,
+ * requests run concurrently and answered as they finish. Returns at EOF, after every answer is
+ * written and every server shut down.
+ */
+export async function serveJsonLines(
+  session: Session,
+  input: ReadableStream<Uint8Array>,
+  output: WritableStream<Uint8Array>,
+): Promise<void> {
+  const writer = new LineWriter(output);
+  const pending = new Set<Promise<void>>();
+  const answer = (value: unknown) => writer.write(JSON.stringify(value));
+  for await (const line of readLines(input)) {
+    if (typeof line !== "string") {
+      await answer({
+        id: null,
+        ok: false,
+        error: { code: "INVALID_INPUT", message: `line of ${line.tooLong} characters is too long` },
+      });
+      continue;
+    }
+    if (line.trim() === "") continue;
+    let request: unknown;
+    try {
+      request = JSON.parse(line);
+    } catch (error) {
+      await answer({
+        id: null,
+        ok: false,
+        error: {
+          code: "INVALID_JSON",
+          message: `not JSON: ${error instanceof Error ? error.message : error}`,
+        },
+      });
+      continue;
+    }
+    const task = session.handle(request).then(answer);
+    pending.add(task);
+    task.finally(() => pending.delete(task));
+  }
+  await Promise.all(pending);
+  await writer.close();
+  await session.close();
+}

@@ -1,0 +1,161 @@
+import { parseArgs } from "node:util";
+import { ADAPTERS } from "../../adapters/mod.ts";
+import { defaultConfig, loadConfig, type LspGateConfig } from "../config.ts";
+import { LspGateError, toLspGateError } from "../errors.ts";
+import { bwrapAvailable, sandboxCommand, type SandboxMode } from "../lsp/sandbox.ts";
+import type { Role } from "../permissions/policy.ts";
+import type { CommandWrapper } from "../servers/manager.ts";
+import { Session } from "../session.ts";
+import { serveJsonLines } from "./json_lines.ts";
+
+/** Command-line flags shared by every front end. */
+export interface GlobalFlags {
+  root: string;
+  role: Role;
+  allowMutations: boolean;
+  config: LspGateConfig;
+  sandbox: SandboxMode;
+}
+
+export const USAGE =
+  `lspgate — language-server code intelligence for AI agents, as one \`lsp\` tool.
+
+Usage:
+  lspgate [flags]                 JSON lines on stdin/stdout (the primary interface)
+  lspgate mcp [flags]             an MCP server over stdio with one \`lsp\` tool
+  lspgate call ACTION [k=v ...]   one request from the command line, answer as text
+  lspgate hook [flags] FILE...    diagnostics for edited files (for post-edit hooks)
+  lspgate permissions [flags]     the exact \`deno run\` flags this workspace needs
+
+Flags:
+  --root DIR            workspace root (default: the current folder)
+  --role main|subagent  subagent never runs a write action (default: main)
+  --allow-mutations     let the main role apply edits (rename/format/code actions with apply)
+  --config FILE         JSONC config: timeouts, sandbox, servers, readOnlyRoots
+  --sandbox MODE        none | bwrap | auto: run language servers under bubblewrap
+  --timeout MS          per-request timeout (default 30000)
+  --help                this text
+`;
+
+/** Parses flags; unknown flags are INVALID_INPUT. */
+export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; rest: string[] }> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      root: { type: "string" },
+      role: { type: "string" },
+      "allow-mutations": { type: "boolean" },
+      config: { type: "string" },
+      sandbox: { type: "string" },
+      timeout: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    Deno.exit(0);
+  }
+  const config = values.config ? await loadConfig(values.config) : defaultConfig();
+  const role = (values.role ?? config.role ?? "main") as Role;
+  if (role !== "main" && role !== "subagent") {
+    throw new LspGateError("INVALID_INPUT", `--role must be main or subagent, not ${role}`);
+  }
+  const sandbox = (values.sandbox ?? config.sandbox) as SandboxMode;
+  if (!["none", "bwrap", "auto"].includes(sandbox)) {
+    throw new LspGateError(
+      "INVALID_INPUT",
+      `--sandbox must be none, bwrap or auto, not ${sandbox}`,
+    );
+  }
+  if (values.timeout !== undefined) {
+    const ms = Number(values.timeout);
+    if (!Number.isInteger(ms) || ms < 100) {
+      throw new LspGateError("INVALID_INPUT", `--timeout must be milliseconds (>= 100)`);
+    }
+    config.timeoutMs = ms;
+  }
+  return {
+    flags: {
+      root: values.root ?? Deno.cwd(),
+      role,
+      // A sub-agent never mutates, whatever flag or config says; policy enforces it again.
+      allowMutations: role === "main" &&
+        (values["allow-mutations"] ?? config.allowMutations ?? false),
+      config,
+      sandbox,
+    },
+    rest: positionals,
+  };
+}
+
+/** The sandbox wrapper for the chosen mode, and how `status` should describe it. */
+export async function sandboxFor(
+  flags: GlobalFlags,
+): Promise<{ wrap?: CommandWrapper; label: string }> {
+  if (flags.sandbox === "none") return { label: "no (sandbox none)" };
+  if (flags.sandbox === "auto" && !(await bwrapAvailable())) {
+    return { label: "no (sandbox auto: bubblewrap not usable here)" };
+  }
+  const wrap: CommandWrapper = async (command, { adapter, root }) => {
+    const wrapped = await sandboxCommand(flags.sandbox, command.command, {
+      workspace: root,
+      workspaceWritable: false,
+      readOnlyPaths: command.installDir ? [command.installDir] : [],
+      env: adapter.env,
+    });
+    return { command: wrapped.command, hideProcessId: wrapped.sandboxed };
+  };
+  return { wrap, label: "yes (bubblewrap: read-only workspace, no network, own PID namespace)" };
+}
+
+/** Builds a session from flags. */
+export async function openSession(flags: GlobalFlags): Promise<Session> {
+  const sandbox = await sandboxFor(flags);
+  return await Session.open({
+    root: flags.root,
+    role: flags.role,
+    allowMutations: flags.allowMutations,
+    adapters: ADAPTERS,
+    config: flags.config,
+    wrap: sandbox.wrap,
+    sandboxLabel: sandbox.label,
+  });
+}
+
+/** The CLI entry: picks the front end from the first positional argument. */
+export async function main(args: string[]): Promise<number> {
+  try {
+    const { flags, rest } = await parseFlags(args);
+    const [command, ...more] = rest;
+    switch (command) {
+      case undefined: {
+        const session = await openSession(flags);
+        await serveJsonLines(session, Deno.stdin.readable, Deno.stdout.writable);
+        return 0;
+      }
+      case "mcp": {
+        const { serveMcp } = await import("./mcp.ts");
+        return await serveMcp(await openSession(flags));
+      }
+      case "call": {
+        const { runCall } = await import("./cli.ts");
+        return await runCall(await openSession(flags), more);
+      }
+      case "hook": {
+        const { runHook } = await import("./hook.ts");
+        return await runHook(await openSession(flags), more);
+      }
+      case "permissions": {
+        const { printPermissions } = await import("./permissions_cmd.ts");
+        return await printPermissions(flags);
+      }
+      default:
+        throw new LspGateError("INVALID_INPUT", `unknown command \`${command}\`\n\n${USAGE}`);
+    }
+  } catch (error) {
+    const e = toLspGateError(error);
+    console.error(`lspgate: ${e.code}: ${e.message}`);
+    return 2;
+  }
+}

@@ -1,0 +1,313 @@
+import { LspGateError } from "../errors.ts";
+import { encodeMessage, FrameDecoderStream } from "./framing.ts";
+import {
+  classify,
+  ErrorCodes,
+  errorMessage,
+  readWireError,
+  replyTo,
+  type RequestHandler,
+} from "./messages.ts";
+import type { Transport } from "./transport.ts";
+
+/** Options of {@linkcode JsonRpcConnection}. */
+export interface ConnectionOptions {
+  /** Timeout of requests that set none; 0 or unset means no timeout. */
+  defaultTimeoutMs?: number;
+  /** Called with peer output that is not a JSON-RPC message. */
+  onJunk?: (text: string) => void;
+  /** A name for this connection, put in error data. */
+  name?: string;
+}
+
+/** Options of {@linkcode JsonRpcConnection.sendRequest}. */
+export interface RequestOptions {
+  /** Overrides the default timeout; 0 means no timeout. */
+  timeoutMs?: number;
+  /** Aborting cancels the request: `$/cancelRequest` is sent and it rejects CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** Receives a notification from the peer. */
+export type NotificationHandler = (method: string, params: unknown) => void;
+
+interface Pending {
+  method: string;
+  resolve: (result: unknown) => void;
+  reject: (error: LspGateError) => void;
+  dispose: () => void;
+}
+
+/** JSON-RPC 2.0 over a Content-Length framed byte stream: requests, notifications, timeouts, close. */
+export class JsonRpcConnection {
+  /** Resolves once the connection is closed; never rejects. */
+  readonly closed: Promise<void>;
+  readonly #transport: Transport;
+  readonly #options: ConnectionOptions;
+  readonly #pending = new Map<number, Pending>();
+  readonly #closeHandlers: ((reason: string) => void)[] = [];
+  #resolveClosed!: () => void;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  // Each write waits for the previous one so frames never interleave.
+  #writeChain: Promise<void> = Promise.resolve();
+  #reader?: ReadableStreamDefaultReader<unknown>;
+  #nextId = 1;
+  #closeReason?: string;
+  #requestHandler?: RequestHandler;
+  #notificationHandler?: NotificationHandler;
+
+  /** Wraps a transport; nothing is read until {@linkcode listen}. */
+  constructor(transport: Transport, options: ConnectionOptions = {}) {
+    this.#transport = transport;
+    this.#options = options;
+    this.closed = new Promise((resolve) => this.#resolveClosed = resolve);
+  }
+
+  /** Starts reading messages from the peer. */
+  listen(): void {
+    if (this.#reader || this.#closeReason !== undefined) return;
+    const decoder = new FrameDecoderStream({ onJunk: this.#options.onJunk });
+    this.#reader = this.#transport.readable.pipeThrough(decoder).getReader();
+    this.#readLoop(this.#reader);
+  }
+
+  /** Sends a request and resolves with its result; rejects TIMEOUT, CANCELLED, LSP_ERROR or SERVER_EXITED. */
+  sendRequest<R = unknown>(
+    method: string,
+    params?: unknown,
+    options: RequestOptions = {},
+  ): Promise<R> {
+    if (this.#closeReason !== undefined) {
+      return Promise.reject(this.#closedError(method));
+    }
+    if (options.signal?.aborted) return Promise.reject(cancelledError(method));
+    const id = this.#nextId++;
+    let frame: Uint8Array;
+    try {
+      frame = encodeMessage({ jsonrpc: "2.0", id, method, params });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<R>((resolve, reject) => {
+      const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs ??
+        0;
+      const timer = timeoutMs > 0
+        ? setTimeout(
+          () => this.#abandon(id, timeoutError(method, timeoutMs)),
+          timeoutMs,
+        )
+        : undefined;
+      const onAbort = () => this.#abandon(id, cancelledError(method));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.#pending.set(id, {
+        method,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+        dispose: () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener("abort", onAbort);
+        },
+      });
+      // A failed write closes the connection, which rejects this request.
+      this.#write(frame).catch(() => {});
+    });
+  }
+
+  /** Sends a notification; resolves once written, rejects SERVER_EXITED if the connection is closed. */
+  async sendNotification(method: string, params?: unknown): Promise<void> {
+    if (this.#closeReason !== undefined) throw this.#closedError(method);
+    try {
+      await this.#write(encodeMessage({ jsonrpc: "2.0", method, params }));
+    } catch (error) {
+      throw this.#closeReason !== undefined ? this.#closedError(method) : error;
+    }
+  }
+
+  /** Sets the handler of requests from the peer; without one they are answered MethodNotFound. */
+  onRequest(handler: RequestHandler): void {
+    this.#requestHandler = handler;
+  }
+
+  /** Sets the handler of notifications from the peer, `$/cancelRequest` included. */
+  onNotification(handler: NotificationHandler): void {
+    this.#notificationHandler = handler;
+  }
+
+  /** Adds a handler called once with the reason the connection closed. */
+  onClose(handler: (reason: string) => void): void {
+    const reason = this.#closeReason;
+    if (reason === undefined) this.#closeHandlers.push(handler);
+    else queueMicrotask(() => handler(reason));
+  }
+
+  /** Closes the connection: pending requests reject SERVER_EXITED, the streams are released. */
+  close(reason = "closed by client"): void {
+    this.#shutdown(reason);
+  }
+
+  async #readLoop(reader: ReadableStreamDefaultReader<unknown>): Promise<void> {
+    let reason = "stream ended";
+    try {
+      while (true) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        this.#dispatch(value);
+      }
+    } catch (error) {
+      reason = `read failed: ${errorMessage(error)}`;
+    }
+    this.#shutdown(reason);
+  }
+
+  #dispatch(raw: unknown): void {
+    const message = classify(raw);
+    switch (message.kind) {
+      case "request":
+        this.#answer(message.id, message.method, message.params);
+        return;
+      case "notification":
+        this.#notify(message.method, message.params);
+        return;
+      case "response":
+        this.#settle(message.id, message.result, message.error);
+        return;
+      case "junk":
+        this.#options.onJunk?.(JSON.stringify(raw));
+    }
+  }
+
+  #settle(rawId: number | string, result: unknown, error: unknown): void {
+    // Lenient: a server may echo our integer id back as a string.
+    const id = typeof rawId === "number" ? rawId : Number(rawId);
+    const pending = this.#take(id);
+    if (!pending) return;
+    if (error === undefined || error === null) {
+      pending.resolve(result);
+      return;
+    }
+    const wire = readWireError(error);
+    pending.reject(new LspGateError("LSP_ERROR", wire.message, wire));
+  }
+
+  #notify(method: string, params: unknown): void {
+    try {
+      const result: unknown = this.#notificationHandler?.(method, params);
+      // An async handler's rejection must not become an unhandled rejection.
+      if (result instanceof Promise) result.catch(() => {});
+    } catch {
+      // A failing handler is the layer above's bug; it must not stop the read loop.
+    }
+  }
+
+  async #answer(
+    id: number | string,
+    method: string,
+    params: unknown,
+  ): Promise<void> {
+    const reply = await replyTo(this.#requestHandler, method, params);
+    if (this.#closeReason !== undefined) return;
+    let frame: Uint8Array;
+    try {
+      frame = encodeMessage({ jsonrpc: "2.0", id, ...reply });
+    } catch (error) {
+      const data = {
+        code: ErrorCodes.InternalError,
+        message: errorMessage(error),
+      };
+      frame = encodeMessage({ jsonrpc: "2.0", id, error: data });
+    }
+    this.#write(frame).catch(() => {});
+  }
+
+  /** Rejects a pending request locally and tells the peer it may stop working on it. */
+  #abandon(id: number, error: LspGateError): void {
+    const pending = this.#take(id);
+    if (!pending) return;
+    pending.reject(error);
+    if (this.#closeReason !== undefined) return;
+    const cancel = {
+      jsonrpc: "2.0",
+      method: "$/cancelRequest",
+      params: { id },
+    };
+    this.#write(encodeMessage(cancel)).catch(() => {});
+  }
+
+  #take(id: number): Pending | undefined {
+    const pending = this.#pending.get(id);
+    if (!pending) return undefined;
+    this.#pending.delete(id);
+    pending.dispose();
+    return pending;
+  }
+
+  #write(frame: Uint8Array): Promise<void> {
+    this.#writer ??= this.#transport.writable.getWriter();
+    const writer = this.#writer;
+    const written = this.#writeChain.then(() => writer.write(frame));
+    // A broken pipe closes the connection instead of crashing the process.
+    this.#writeChain = written.catch((error) =>
+      this.#shutdown(`write failed: ${errorMessage(error)}`)
+    );
+    return written;
+  }
+
+  #shutdown(reason: string): void {
+    if (this.#closeReason !== undefined) return;
+    this.#closeReason = reason;
+    for (const [id, { method }] of [...this.#pending]) {
+      this.#take(id)?.reject(this.#closedError(method));
+    }
+    this.#releaseStreams(reason);
+    for (const handler of this.#closeHandlers.splice(0)) {
+      try {
+        handler(reason);
+      } catch {
+        // One failing close handler must not keep the others from running.
+      }
+    }
+    this.#resolveClosed();
+  }
+
+  #releaseStreams(reason: string): void {
+    if (this.#reader) this.#reader.cancel(reason).catch(() => {});
+    else if (!this.#transport.readable.locked) {
+      this.#transport.readable.cancel(reason).catch(() => {});
+    }
+    // Queued writes (an `exit` notification) still go out before the stream closes.
+    this.#writeChain = this.#writeChain.then(async () => {
+      if (this.#writer) await this.#writer.close();
+      else if (!this.#transport.writable.locked) {
+        await this.#transport.writable.close();
+      }
+    }).catch(() => {});
+  }
+
+  #closedError(method?: string): LspGateError {
+    const data = {
+      reason: this.#closeReason,
+      method,
+      connection: this.#options.name,
+    };
+    return new LspGateError(
+      "SERVER_EXITED",
+      `connection closed: ${this.#closeReason}`,
+      data,
+    );
+  }
+}
+
+function timeoutError(method: string, timeoutMs: number): LspGateError {
+  return new LspGateError(
+    "TIMEOUT",
+    `${method} timed out after ${timeoutMs} ms`,
+    {
+      method,
+      timeoutMs,
+    },
+  );
+}
+
+function cancelledError(method: string): LspGateError {
+  return new LspGateError("CANCELLED", `${method} was cancelled`, { method });
+}

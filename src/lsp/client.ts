@@ -1,0 +1,493 @@
+import type * as proto from "vscode-languageserver-protocol";
+import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
+import { LspGateError } from "../errors.ts";
+import { CLIENT_CAPABILITIES } from "./capabilities.ts";
+import { DocumentStore, type OpenDocument } from "./documents.ts";
+import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
+import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
+import { serverCapabilityFor } from "./methods.ts";
+
+/** How to start and talk to one language server. */
+export interface ClientOptions {
+  /** Adapter id, used in messages ("pyright"). */
+  serverName: string;
+  /** Absolute, real path of the project root this server serves. */
+  root: string;
+  rootUri: string;
+  process: ProcessSpec;
+  installHint: string;
+  initializationOptions?: unknown;
+  /** Answers to `workspace/configuration`, keyed by section (dotted sections are looked up inside). */
+  settings?: Record<string, unknown>;
+  requestTimeoutMs: number;
+  startTimeoutMs: number;
+  /** Send `processId: null`, needed when the server runs in its own PID namespace. */
+  hideProcessId?: boolean;
+  /**
+   * How to tell the server has loaded the project: "immediate" (answers are right at once), or
+   * "progress" (wait, after the first open, until its work-done progress has begun and ended or
+   * it has published diagnostics).
+   */
+  readiness?: "immediate" | "progress";
+}
+
+/** A pushed or pulled diagnostics set, raw from the server. */
+export interface RawDiagnostics {
+  status: "ok" | "timeout";
+  items: proto.Diagnostic[];
+  /** Why status is not ok, in words. */
+  reason?: string;
+}
+
+/** What the manager and `status` want to know about a client. */
+export interface ClientInfo {
+  serverName: string;
+  pid: number;
+  root: string;
+  encoding: PositionEncoding;
+  startedAt: number;
+  openDocuments: number;
+  indexing: string[];
+  serverVersion?: string;
+  stderr: string[];
+}
+
+interface PushedDiagnostics {
+  version?: number;
+  items: proto.Diagnostic[];
+  at: number;
+}
+
+const DIAGNOSTICS_QUIET_MS = 200;
+const MAX_OPEN_DOCUMENTS = 200;
+
+/** One language server: spawn, initialize, sync documents, requests in and results out. */
+export class LspClient {
+  readonly documents = new DocumentStore();
+  capabilities: proto.ServerCapabilities = {};
+  encoding: PositionEncoding = "utf-16";
+  serverVersion?: string;
+  readonly startedAt = Date.now();
+  exitInfo?: { code: number; signal: string | null; stderr: string[] };
+
+  #connection: JsonRpcConnection;
+  #process: ServerProcess;
+  #registrations = new Map<string, { method: string; options: unknown }>();
+  #progress = new Map<string | number, string>();
+  #pushed = new Map<string, PushedDiagnostics>();
+  #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
+  #waiters = new Set<() => void>();
+  #firstOpenAt?: number;
+  #settled = false;
+  #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
+  #shuttingDown = false;
+
+  private constructor(readonly options: ClientOptions) {
+    this.#process = spawnServer(options.process, options.installHint);
+    this.#connection = new JsonRpcConnection(
+      { readable: this.#process.stdout, writable: this.#process.stdin },
+      { defaultTimeoutMs: options.requestTimeoutMs, name: options.serverName },
+    );
+    this.#connection.onRequest((method, params) => this.#answerServerRequest(method, params));
+    this.#connection.onNotification((method, params) => this.#onNotification(method, params));
+    this.#process.exited.then((status) => {
+      this.exitInfo = { ...status, stderr: this.#process.stderrTail(20) };
+      this.#connection.close(this.#exitReason());
+      for (const handler of this.#exitHandlers) handler(this.exitInfo);
+      this.#notifyWaiters();
+    });
+    this.#connection.listen();
+  }
+
+  /** Spawns the server and runs initialize / initialized; fails with SERVER_START_FAILED. */
+  static async start(options: ClientOptions): Promise<LspClient> {
+    const client = new LspClient(options);
+    try {
+      await client.#initialize();
+      return client;
+    } catch (error) {
+      client.kill();
+      await client.#process.exited;
+      const stderr = client.#process.stderrTail(10);
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new LspGateError(
+        "SERVER_START_FAILED",
+        `${options.serverName} failed to start: ${reason}` +
+          (stderr.length ? `\nlast stderr lines:\n${stderr.join("\n")}` : ""),
+        { server: options.serverName, stderr },
+      );
+    }
+  }
+
+  async #initialize() {
+    const params: proto.InitializeParams = {
+      processId: this.options.hideProcessId ? null : Deno.pid,
+      clientInfo: { name: "lspgate", version: "0.1.0" },
+      rootUri: this.options.rootUri,
+      rootPath: this.options.root,
+      workspaceFolders: [{ uri: this.options.rootUri, name: baseName(this.options.root) }],
+      capabilities: CLIENT_CAPABILITIES,
+      initializationOptions: this.options.initializationOptions,
+    };
+    const result = await this.#connection.sendRequest<proto.InitializeResult>(
+      "initialize",
+      params,
+      { timeoutMs: this.options.startTimeoutMs },
+    );
+    this.capabilities = result?.capabilities ?? {};
+    this.encoding = negotiatedEncoding(this.capabilities.positionEncoding);
+    this.serverVersion = result?.serverInfo?.version;
+    await this.#connection.sendNotification("initialized", {});
+    if (this.options.settings) {
+      await this.#connection.sendNotification("workspace/didChangeConfiguration", {
+        settings: this.options.settings,
+      });
+    }
+  }
+
+  /** The process id of the server. */
+  get pid(): number {
+    return this.#process.pid;
+  }
+
+  /** Milliseconds since the server started. */
+  get uptimeMs(): number {
+    return Date.now() - this.startedAt;
+  }
+
+  /** True once the server process has exited. */
+  get exited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  /** Calls `handler` once when the server process exits. */
+  onExit(handler: (info: NonNullable<LspClient["exitInfo"]>) => void): void {
+    this.#exitHandlers.push(handler);
+  }
+
+  /** True when the server offers `method`, statically or through a dynamic registration. */
+  supports(method: string): boolean {
+    for (const registration of this.#registrations.values()) {
+      if (registration.method === method) return true;
+    }
+    const path = serverCapabilityFor(method);
+    if (path === undefined) return true;
+    let value: unknown = this.capabilities;
+    for (const key of path.split(".")) {
+      if (value === null || typeof value !== "object") return false;
+      value = (value as Record<string, unknown>)[key];
+    }
+    return value !== undefined && value !== null && value !== false;
+  }
+
+  /** Sends a request; errors come back as LspGateError (TIMEOUT, CANCELLED, LSP_ERROR, SERVER_EXITED). */
+  request<R = unknown>(
+    method: string,
+    params: unknown,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<R> {
+    if (this.exitInfo) return Promise.reject(this.#exitedError());
+    return this.#connection.sendRequest<R>(method, params, {
+      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
+      signal: options.signal,
+    }).catch((error) => {
+      if (error instanceof LspGateError && error.code === "SERVER_EXITED" && this.exitInfo) {
+        throw this.#exitedError();
+      }
+      throw error;
+    });
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params: unknown): Promise<void> {
+    return this.#connection.sendNotification(method, params);
+  }
+
+  /** Makes the server's view of `uri` equal `text` (didOpen or a full didChange). */
+  async syncDocument(uri: string, languageId: string, text: string): Promise<OpenDocument> {
+    const step = await this.documents.sync(uri, languageId, text);
+    if (step.kind === "open") {
+      this.#firstOpenAt ??= performance.now();
+      await this.notify("textDocument/didOpen", {
+        textDocument: { uri, languageId, version: step.doc.version, text },
+      });
+      for (const old of this.documents.oldest(MAX_OPEN_DOCUMENTS)) await this.closeDocument(old);
+    } else if (step.kind === "change") {
+      this.#pushed.delete(uri);
+      await this.notify("textDocument/didChange", {
+        textDocument: { uri, version: step.doc.version },
+        contentChanges: [{ text }],
+      });
+    }
+    return step.doc;
+  }
+
+  /** Closes a document the server has open. */
+  async closeDocument(uri: string): Promise<void> {
+    if (!this.documents.get(uri)) return;
+    this.documents.delete(uri);
+    this.#pushed.delete(uri);
+    await this.notify("textDocument/didClose", { textDocument: { uri } });
+  }
+
+  /** Tells the server files changed on disk that it does not have open. */
+  async filesChanged(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.notify("workspace/didChangeWatchedFiles", { changes });
+  }
+
+  /**
+   * Waits until the server has loaded the project (see `readiness`), at most `timeoutMs`.
+   * Resolves false when it has not, so callers can say the answer may be partial.
+   */
+  async waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.options.readiness !== "progress" || this.#settled) return true;
+    const ready = () => {
+      if (this.#firstOpenAt === undefined) return true;
+      if (this.#progress.size > 0) return false;
+      return this.#settled;
+    };
+    const ok = await this.#waitFor(ready, timeoutMs, signal);
+    if (ok) this.#settled = true;
+    return ok;
+  }
+
+  /** Names of the work the server reports in progress (indexing and the like). */
+  get activeProgress(): string[] {
+    return [...this.#progress.values()];
+  }
+
+  /** True when the server offers pull diagnostics for documents. */
+  get pullsDiagnostics(): boolean {
+    return this.supports("textDocument/diagnostic");
+  }
+
+  /**
+   * Diagnostics for the current version of an open document: pulled where the server offers it,
+   * else the push that matches the version (or, for servers that send no version, the first push
+   * after the last change followed by a short quiet window).
+   */
+  async diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
+    const doc = this.documents.get(uri);
+    if (!doc) throw new LspGateError("INTERNAL", `diagnostics asked for ${uri}, which is not open`);
+    if (this.pullsDiagnostics) {
+      try {
+        return { status: "ok", items: await this.#pullDiagnostics(uri, timeoutMs, signal) };
+      } catch (error) {
+        if (!(error instanceof LspGateError) || error.code !== "LSP_ERROR") throw error;
+        // A server that advertised pull but answers MethodNotFound still pushes.
+      }
+    }
+    const deadline = performance.now() + timeoutMs;
+    const current = () => {
+      const pushed = this.#pushed.get(uri);
+      if (!pushed) return undefined;
+      if (pushed.version !== undefined) return pushed.version === doc.version ? pushed : undefined;
+      return pushed.at >= doc.syncedAt ? pushed : undefined;
+    };
+    const arrived = await this.#waitFor(() => current() !== undefined, timeoutMs, signal);
+    if (!arrived) {
+      return {
+        status: "timeout",
+        items: [],
+        reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
+      };
+    }
+    let pushed = current()!;
+    if (pushed.version === undefined) {
+      // No version to match: let a burst of pushes (syntax, then semantic) settle.
+      while (performance.now() < deadline) {
+        const seen = pushed.at;
+        await delay(DIAGNOSTICS_QUIET_MS, signal);
+        pushed = this.#pushed.get(uri) ?? pushed;
+        if (pushed.at === seen) break;
+      }
+    }
+    return { status: "ok", items: pushed.items };
+  }
+
+  async #pullDiagnostics(uri: string, timeoutMs: number, signal?: AbortSignal) {
+    const previous = this.#pulled.get(uri);
+    const report = await this.request<proto.DocumentDiagnosticReport>(
+      "textDocument/diagnostic",
+      { textDocument: { uri }, previousResultId: previous?.resultId },
+      { timeoutMs, signal },
+    );
+    if (report?.kind === "unchanged" && previous) return previous.items;
+    const items = (report as proto.FullDocumentDiagnosticReport)?.items ?? [];
+    this.#pulled.set(uri, { resultId: report?.resultId, items });
+    return items;
+  }
+
+  /** A snapshot for `status`. */
+  info(): ClientInfo {
+    return {
+      serverName: this.options.serverName,
+      pid: this.#process.pid,
+      root: this.options.root,
+      encoding: this.encoding,
+      startedAt: this.startedAt,
+      openDocuments: this.documents.size,
+      indexing: this.activeProgress,
+      serverVersion: this.serverVersion,
+      stderr: this.#process.stderrTail(5),
+    };
+  }
+
+  /** shutdown, exit, then kill after `graceMs` if the server is still there. */
+  async shutdown(graceMs = 2000): Promise<void> {
+    if (this.#shuttingDown) return await this.#process.exited.then(() => {});
+    this.#shuttingDown = true;
+    if (!this.exitInfo) {
+      try {
+        await this.#connection.sendRequest("shutdown", null, { timeoutMs: graceMs });
+        await this.#connection.sendNotification("exit", null);
+      } catch {
+        // A server that does not answer shutdown is killed below.
+      }
+    }
+    const timer = setTimeout(() => this.kill("SIGKILL"), graceMs);
+    await this.#process.exited;
+    clearTimeout(timer);
+    this.#connection.close("shut down");
+    await this.#connection.closed;
+  }
+
+  /** Kills the server process. */
+  kill(signal: Deno.Signal = "SIGKILL"): void {
+    this.#process.kill(signal);
+  }
+
+  #exitReason(): string {
+    const info = this.exitInfo;
+    if (!info) return "connection closed";
+    return info.signal ? `server killed by ${info.signal}` : `server exited with code ${info.code}`;
+  }
+
+  #exitedError(): LspGateError {
+    const stderr = this.exitInfo?.stderr ?? [];
+    return new LspGateError(
+      "SERVER_EXITED",
+      `${this.options.serverName} ${this.#exitReason().replace(/^server /, "")}` +
+        (stderr.length ? `; last stderr lines:\n${stderr.slice(-5).join("\n")}` : ""),
+      { server: this.options.serverName, stderr },
+    );
+  }
+
+  #answerServerRequest(method: string, params: unknown): unknown {
+    switch (method) {
+      case "workspace/configuration": {
+        const items = (params as proto.ConfigurationParams)?.items ?? [];
+        return items.map((item) => lookupSection(this.options.settings ?? {}, item.section));
+      }
+      case "window/workDoneProgress/create":
+      case "workspace/diagnostic/refresh":
+      case "workspace/semanticTokens/refresh":
+      case "workspace/inlayHint/refresh":
+      case "workspace/inlineValue/refresh":
+      case "workspace/codeLens/refresh":
+      case "workspace/foldingRange/refresh":
+      case "window/showMessageRequest":
+        return null;
+      case "client/registerCapability": {
+        for (const r of (params as proto.RegistrationParams)?.registrations ?? []) {
+          this.#registrations.set(r.id, { method: r.method, options: r.registerOptions });
+        }
+        return null;
+      }
+      case "client/unregisterCapability": {
+        // The protocol spells this field "unregisterations".
+        for (const r of (params as proto.UnregistrationParams)?.unregisterations ?? []) {
+          this.#registrations.delete(r.id);
+        }
+        return null;
+      }
+      case "workspace/workspaceFolders":
+        return [{ uri: this.options.rootUri, name: baseName(this.options.root) }];
+      case "workspace/applyEdit":
+        // Edits are applied by lspgate itself, after its boundary checks, never on a server's say.
+        return { applied: false, failureReason: "lspgate applies edits itself" };
+      case "window/showDocument":
+        return { success: false };
+      default:
+        throw new ResponseError(-32601, `lspgate does not handle ${method}`);
+    }
+  }
+
+  #onNotification(method: string, params: unknown) {
+    if (method === "textDocument/publishDiagnostics") {
+      const p = params as proto.PublishDiagnosticsParams;
+      if (typeof p?.uri !== "string") return;
+      this.#pushed.set(p.uri, {
+        version: typeof p.version === "number" ? p.version : undefined,
+        items: Array.isArray(p.diagnostics) ? p.diagnostics : [],
+        at: performance.now(),
+      });
+      if (this.#firstOpenAt !== undefined) this.#settled = true;
+    } else if (method === "$/progress") {
+      const p = params as {
+        token: string | number;
+        value?: proto.WorkDoneProgressBegin | proto.WorkDoneProgressEnd;
+      };
+      if (p?.value?.kind === "begin") {
+        this.#progress.set(p.token, p.value.title || p.value.message || "working");
+      } else if (p?.value?.kind === "end") {
+        this.#progress.delete(p.token);
+        if (this.#firstOpenAt !== undefined) this.#settled = true;
+      }
+    }
+    this.#notifyWaiters();
+  }
+
+  #notifyWaiters() {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+
+  /** Resolves true as soon as `predicate` holds, false on timeout, exit or abort. */
+  #waitFor(predicate: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (predicate()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (value: boolean) => {
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+        signal?.removeEventListener("abort", onAbort);
+        resolve(value);
+      };
+      const check = () => {
+        if (predicate()) finish(true);
+        else if (this.exitInfo) finish(false);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.#waiters.add(check);
+      signal?.addEventListener("abort", onAbort);
+    });
+  }
+}
+
+function lookupSection(settings: Record<string, unknown>, section?: string): unknown {
+  if (!section) return settings;
+  if (section in settings) return settings[section];
+  let value: unknown = settings;
+  for (const key of section.split(".")) {
+    if (value === null || typeof value !== "object") return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value ?? null;
+}
+
+function baseName(path: string): string {
+  return path.split("/").filter(Boolean).pop() ?? path;
+}
+
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done);
+  });
+}

@@ -1,0 +1,257 @@
+import { LspGateError } from "../errors.ts";
+import { TextLines } from "./text_lines.ts";
+
+/** A position encoding a server may negotiate: how it counts `character`. */
+export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
+
+/** The encodings lspgate offers in `general.positionEncodings`, in order of preference. */
+export const POSITION_ENCODINGS: readonly PositionEncoding[] = [
+  "utf-8",
+  "utf-16",
+  "utf-32",
+];
+
+/** A 1-based line and 1-based column in code points: what an agent counts. */
+export interface AgentPosition {
+  line: number;
+  column: number;
+}
+
+/** A 1-based range in code points, end exclusive. */
+export interface AgentRange {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** A 0-based line and `character` in the server's encoding, as LSP sends it. */
+export interface ServerPosition {
+  line: number;
+  character: number;
+}
+
+/** A range in the server's encoding, as LSP sends it. */
+export interface ServerRange {
+  start: ServerPosition;
+  end: ServerPosition;
+}
+
+/** A text edit in the server's encoding, as LSP sends it. */
+export interface ServerTextEdit {
+  range: ServerRange;
+  newText: string;
+}
+
+/** The encoding a server chose from its `capabilities.positionEncoding`; utf-16 when absent or unknown. */
+export function negotiatedEncoding(
+  serverCapabilityValue: unknown,
+): PositionEncoding {
+  if (typeof serverCapabilityValue !== "string") return "utf-16";
+  const value = serverCapabilityValue.toLowerCase();
+  return (POSITION_ENCODINGS as readonly string[]).includes(value)
+    ? value as PositionEncoding
+    : "utf-16";
+}
+
+/** The server `character` for a 1-based code point column; past the end clamps to the line end. */
+export function toServerCharacter(
+  lineText: string,
+  column: number,
+  encoding: PositionEncoding,
+): number {
+  if (!Number.isInteger(column) || column < 1) {
+    throw new RangeError(
+      `Column must be an integer of at least 1, got ${column}`,
+    );
+  }
+  let units = 0;
+  let seen = 0;
+  for (const char of lineText) {
+    if (seen === column - 1) break;
+    units += unitsOf(char, encoding);
+    seen++;
+  }
+  return units;
+}
+
+/** The 1-based code point column for a server `character`; inside a character rounds to its start. */
+export function fromServerCharacter(
+  lineText: string,
+  character: number,
+  encoding: PositionEncoding,
+): number {
+  return locate(lineText, character, encoding).codePoints + 1;
+}
+
+/** Converts a 1-based agent position to the server's 0-based position. */
+export function toServerPosition(
+  lines: TextLines,
+  pos: AgentPosition,
+  encoding: PositionEncoding,
+): ServerPosition {
+  if (!Number.isInteger(pos.line) || pos.line < 1) {
+    throw new RangeError(
+      `Line must be an integer of at least 1, got ${pos.line}`,
+    );
+  }
+  const line = pos.line - 1;
+  return {
+    line,
+    character: toServerCharacter(lines.line(line), pos.column, encoding),
+  };
+}
+
+/** Converts a server's 0-based position to a 1-based agent position. */
+export function fromServerPosition(
+  lines: TextLines,
+  pos: ServerPosition,
+  encoding: PositionEncoding,
+): AgentPosition {
+  const line = Math.max(0, Math.trunc(pos.line));
+  return {
+    line: line + 1,
+    column: fromServerCharacter(lines.line(line), pos.character, encoding),
+  };
+}
+
+/** Converts a server range to a 1-based agent range. */
+export function fromServerRange(
+  lines: TextLines,
+  range: ServerRange,
+  encoding: PositionEncoding,
+): AgentRange {
+  const start = fromServerPosition(lines, range.start, encoding);
+  const end = fromServerPosition(lines, range.end, encoding);
+  return {
+    line: start.line,
+    column: start.column,
+    endLine: end.line,
+    endColumn: end.column,
+  };
+}
+
+/** Applies LSP text edits given in the server's encoding; overlapping edits throw EDIT_CONFLICT. */
+export function applyEdits(
+  text: string,
+  edits: readonly ServerTextEdit[],
+  encoding: PositionEncoding,
+): string {
+  const lines = new TextLines(text);
+  const offsetOf = (pos: ServerPosition) => {
+    const line = Math.trunc(pos.line);
+    const utf16 = locate(lines.line(line), pos.character, encoding).utf16;
+    return lines.offsetAt(line, utf16);
+  };
+  const resolved = edits.map((edit, index) => {
+    const start = offsetOf(edit.range.start);
+    const end = Math.max(start, offsetOf(edit.range.end));
+    return { start, end, newText: edit.newText, index };
+  });
+  // Insertions at one point keep their array order (LSP spec) and come before
+  // a replacement starting there, so that pair is not an overlap.
+  const replaces = (edit: { start: number; end: number }) => edit.end > edit.start ? 1 : 0;
+  resolved.sort((a, b) => a.start - b.start || replaces(a) - replaces(b) || a.index - b.index);
+  for (let i = 1; i < resolved.length; i++) {
+    if (resolved[i].start < resolved[i - 1].end) {
+      throw new LspGateError(
+        "EDIT_CONFLICT",
+        "The server returned overlapping edits; nothing was applied",
+        { edits: [resolved[i - 1].index, resolved[i].index] },
+      );
+    }
+  }
+  let result = text;
+  for (let i = resolved.length - 1; i >= 0; i--) {
+    const { start, end, newText } = resolved[i];
+    result = result.slice(0, start) + newText + result.slice(end);
+  }
+  return result;
+}
+
+/** The 1-based code point column where `symbol` (`"name"` or `"name#N"`) starts; whole words first. */
+export function findSymbolColumn(
+  lineText: string,
+  symbol: string,
+): number | undefined {
+  // Only a trailing `#<digits>` is the occurrence, so `#include` and `#x` stay
+  // names; `a#2#1` finds the literal `a#2`.
+  const suffix = /^(.+)#(\d+)$/s.exec(symbol);
+  const name = suffix ? suffix[1] : symbol;
+  const nth = suffix ? Number(suffix[2]) : 1;
+  if (name === "" || nth < 1) return undefined;
+  const all = occurrences(lineText, name);
+  const words = all.filter((index) => isWholeWord(lineText, index, name));
+  const index = (words.length > 0 ? words : all)[nth - 1];
+  return index === undefined ? undefined : countCodePoints(lineText, index) + 1;
+}
+
+function unitsOf(char: string, encoding: PositionEncoding): number {
+  if (encoding === "utf-32") return 1;
+  const code = char.codePointAt(0)!;
+  if (encoding === "utf-16") return code > 0xffff ? 2 : 1;
+  // A lone surrogate is written as U+FFFD, three bytes.
+  if (code < 0x80) return 1;
+  if (code < 0x800) return 2;
+  return code > 0xffff ? 4 : 3;
+}
+
+/** Walks to a server `character`, stopping at the start of the character it falls in. */
+function locate(
+  lineText: string,
+  character: number,
+  encoding: PositionEncoding,
+): { codePoints: number; utf16: number } {
+  let units = 0;
+  let codePoints = 0;
+  let utf16 = 0;
+  for (const char of lineText) {
+    const size = unitsOf(char, encoding);
+    if (units + size > character) break;
+    units += size;
+    codePoints++;
+    utf16 += char.length;
+  }
+  return { codePoints, utf16 };
+}
+
+function occurrences(text: string, name: string): number[] {
+  const found: number[] = [];
+  for (
+    let index = text.indexOf(name);
+    index !== -1;
+    index = text.indexOf(name, index + name.length)
+  ) {
+    found.push(index);
+  }
+  return found;
+}
+
+// Marks and joiners continue identifiers too, so `cafe` is not a whole word in
+// a decomposed `café`.
+const WORD_CHAR = /^[\p{L}\p{M}\p{N}\p{Pc}$\u200c\u200d]$/u;
+
+function isWholeWord(text: string, index: number, name: string): boolean {
+  const first = String.fromCodePoint(name.codePointAt(0)!);
+  const last = lastCodePoint(name);
+  const before = lastCodePoint(text.slice(0, index));
+  const after = text.slice(index + name.length);
+  const next = after === "" ? "" : String.fromCodePoint(after.codePointAt(0)!);
+  return (!WORD_CHAR.test(first) || !WORD_CHAR.test(before)) &&
+    (!WORD_CHAR.test(last) || !WORD_CHAR.test(next));
+}
+
+function lastCodePoint(text: string): string {
+  if (text === "") return "";
+  const low = text.charCodeAt(text.length - 1);
+  const high = text.charCodeAt(text.length - 2);
+  const pair = low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 &&
+    high <= 0xdbff;
+  return text.slice(pair ? -2 : -1);
+}
+
+function countCodePoints(text: string, end: number): number {
+  let count = 0;
+  for (const _ of text.slice(0, end)) count++;
+  return count;
+}

@@ -1,0 +1,565 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import {
+  bwrapAvailable,
+  bwrapUnavailableReason,
+  SANDBOX_HOME,
+  sandboxCommand,
+  type SandboxSpec,
+  wrapCommand,
+} from "./sandbox.ts";
+
+// CI installs bubblewrap, so a missing one fails these tests loudly; a machine
+// that cannot have it opts out with LSPGATE_NO_BWRAP=1.
+const NO_BWRAP = Deno.env.get("LSPGATE_NO_BWRAP") === "1";
+const FAKES = Deno.realPathSync(fileURLToPath(new URL("../../tests/fakes", import.meta.url)));
+
+async function requireBwrap(): Promise<void> {
+  if (await bwrapAvailable()) return;
+  assert.fail(
+    `bubblewrap is not usable here (${await bwrapUnavailableReason()}). ` +
+      `Install it (apt-get install bubblewrap) or set LSPGATE_NO_BWRAP=1 to skip the sandbox tests.`,
+  );
+}
+
+async function tempDir(prefix: string): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
+}
+
+/** Where a globally installed npm package really lives (bin links resolved). */
+function npmPackageDir(bin: string, name: string): string {
+  const real = Deno.realPathSync(whichSync(bin));
+  const marker = `/node_modules/${name}/`;
+  const at = real.lastIndexOf(marker);
+  assert.ok(at >= 0, `${bin} resolves to ${real}, not into node_modules/${name}`);
+  return real.slice(0, at + marker.length - 1);
+}
+
+function whichSync(bin: string): string {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      const path = `${dir}/${bin}`;
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // Not in this PATH entry.
+    }
+  }
+  throw new Error(`${bin} is not on PATH`);
+}
+
+function dirname(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface ProbeReport {
+  writeWorkspace: { ok: boolean; error?: string; message?: string };
+  readCanaries: { ok: boolean; error?: string; message?: string }[];
+  connect: { ok: boolean; error?: string; message?: string };
+  writeHome: { ok: boolean; value?: string };
+  pid: number;
+  hostPidVisible: boolean;
+  processCount: number;
+  secretEnv: string | null;
+  home: string | null;
+}
+
+const SECRET_ENV = "LSPGATE_TEST_SECRET";
+
+/** Runs tests/fakes/escape_probe.ts in a sandbox over `workspace` while a listener waits on 127.0.0.1. */
+async function runProbe(workspace: string, workspaceWritable: boolean) {
+  const outside = await tempDir("lspgate-canary-");
+  const canary = `${outside}/canary.txt`;
+  await Deno.writeTextFile(canary, "host secret");
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const accepted = listener.accept().then((conn) => {
+    conn.close();
+    return true;
+  }, () => false);
+  const writeTarget = `${workspace}/escape.txt`;
+  const spec: SandboxSpec = { workspace, workspaceWritable, readOnlyPaths: [FAKES] };
+  const input = {
+    writeTarget,
+    // Another temp dir, a secret of the host's /etc, and the repo above the bound fakes folder.
+    canaries: [canary, "/etc/shadow", `${dirname(dirname(FAKES))}/deno.json`],
+    port: listener.addr.port,
+    hostPid: Deno.pid,
+    secretEnv: SECRET_ENV,
+  };
+  const wrapped = await wrapCommand(
+    ["deno", "run", "-A", "--no-config", `${FAKES}/escape_probe.ts`, JSON.stringify(input)],
+    spec,
+  );
+  Deno.env.set(SECRET_ENV, "hunter2");
+  try {
+    const out = await new Deno.Command(wrapped.command[0], {
+      args: wrapped.command.slice(1),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.ok(out.success, `probe exited with ${out.code}: ${stderr}`);
+    const report: ProbeReport = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    return { report, writeTarget, connected: await settle(listener, accepted) };
+  } finally {
+    Deno.env.delete(SECRET_ENV);
+    try {
+      listener.close();
+    } catch {
+      // Already closed by settle().
+    }
+    await Deno.remove(outside, { recursive: true });
+  }
+}
+
+/** Closes the listener and says whether anything ever connected to it. */
+async function settle(listener: Deno.Listener, accepted: Promise<boolean>): Promise<boolean> {
+  listener.close();
+  return await accepted;
+}
+
+Deno.test({
+  name: "bwrapAvailable() finds a working bubblewrap (LSPGATE_NO_BWRAP=1 skips)",
+  ignore: NO_BWRAP,
+  fn: requireBwrap,
+});
+
+Deno.test({
+  name:
+    "wrapCommand() confines a probe: read-only workspace, no outside file, no network, own PIDs",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const workspace = await tempDir("lspgate-ws-");
+    try {
+      const { report, writeTarget, connected } = await runProbe(workspace, false);
+
+      assert.equal(report.writeWorkspace.ok, false);
+      assert.match(report.writeWorkspace.message ?? "", /Read-only file system \(os error 30\)/);
+      assert.equal(await exists(writeTarget), false, "the write reached the host");
+
+      assert.deepEqual(report.readCanaries.map((r) => r.error), [
+        "NotFound",
+        "NotFound",
+        "NotFound",
+      ]);
+
+      // bwrap brings up a loopback of the sandbox's own, where nothing listens.
+      assert.equal(report.connect.ok, false);
+      assert.equal(report.connect.error, "ConnectionRefused");
+      assert.equal(connected, false, "the host listener received a connection");
+
+      // bwrap is PID 1 of the new namespace and the probe its child.
+      assert.ok(report.pid <= 3, `probe pid ${report.pid} is not from a fresh PID namespace`);
+      assert.equal(report.hostPidVisible, false);
+      assert.ok(report.processCount <= 3, `probe sees ${report.processCount} processes`);
+
+      assert.equal(report.secretEnv, null, "host environment leaked into the sandbox");
+      assert.equal(report.home, SANDBOX_HOME);
+      assert.equal(report.writeHome.ok, true);
+      assert.equal(await exists(`${SANDBOX_HOME}/probe.txt`), false, "HOME is not private");
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "wrapCommand() lets the probe write a workspace marked writable",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const workspace = await tempDir("lspgate-ws-");
+    try {
+      const { report, writeTarget, connected } = await runProbe(workspace, true);
+      assert.equal(report.writeWorkspace.ok, true);
+      assert.equal(await Deno.readTextFile(writeTarget), "escaped");
+      // Everything else stays shut.
+      assert.ok(report.readCanaries.every((r) => !r.ok));
+      assert.equal(connected, false);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "wrapCommand() binds realpaths at the same path, skips missing read-only paths, creates writable ones",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const root = await tempDir("lspgate-paths-");
+    try {
+      await Deno.mkdir(`${root}/real`);
+      await Deno.symlink(`${root}/real`, `${root}/link`);
+      const { command } = await wrapCommand(["true"], {
+        workspace: `${root}/link`,
+        workspaceWritable: false,
+        readOnlyPaths: [`${root}/missing`],
+        writablePaths: [`${root}/cache/deno`],
+      });
+      const joined = command.join(" ");
+      assert.ok(joined.includes(`--ro-bind ${root}/real ${root}/real`), joined);
+      assert.ok(joined.includes(`--chdir ${root}/real`), joined);
+      assert.ok(!joined.includes(`${root}/missing`), joined);
+      assert.ok(joined.includes(`--bind ${root}/cache/deno ${root}/cache/deno`), joined);
+      assert.ok((await Deno.stat(`${root}/cache/deno`)).isDirectory);
+      assert.deepEqual(command.slice(command.indexOf("--")), ["--", "true"]);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});
+
+/** The PIDs of every descendant of `pid`, read from the host's /proc. */
+function descendants(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      // Field 4 is the parent PID; field 2, the command, may hold spaces.
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (parent === pid) children.push(Number(entry.name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "killing the bwrap process ends every process in the sandbox",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const workspace = await tempDir("lspgate-ws-");
+    try {
+      const { command } = await wrapCommand(
+        ["sh", "-c", "sleep 600 & sleep 600 & echo started; wait"],
+        { workspace, workspaceWritable: false, readOnlyPaths: [] },
+      );
+      const child = new Deno.Command(command[0], {
+        args: command.slice(1),
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      const reader = child.stdout.getReader();
+      await reader.read();
+      const inside = descendants(child.pid);
+      // bwrap's init, sh and two sleeps.
+      assert.ok(inside.length >= 3, `found only ${inside}`);
+      child.kill("SIGTERM");
+      await child.status;
+      await reader.cancel();
+      // --die-with-parent kills the sandbox's init, and with it its PID namespace.
+      for (let i = 0; i < 50 && inside.some(alive); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.deepEqual(inside.filter(alive), [], "processes outlived the sandbox");
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});
+
+Deno.test("sandboxCommand() with mode none returns the command unchanged", async () => {
+  const spec = { workspace: "/nonexistent", workspaceWritable: false, readOnlyPaths: [] };
+  assert.deepEqual(await sandboxCommand("none", ["pyright-langserver", "--stdio"], spec), {
+    command: ["pyright-langserver", "--stdio"],
+    sandboxed: false,
+  });
+});
+
+Deno.test({
+  name: "sandboxCommand() with mode auto wraps the command where bubblewrap works",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const workspace = await tempDir("lspgate-ws-");
+    try {
+      const spec = { workspace, workspaceWritable: false, readOnlyPaths: [] };
+      const wrapped = await sandboxCommand("auto", ["true"], spec);
+      assert.equal(wrapped.sandboxed, true);
+      assert.equal(wrapped.command[0], "bwrap");
+      assert.equal(wrapped.home, SANDBOX_HOME);
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "wrapCommand() refuses to bind / and a missing workspace",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const workspace = await tempDir("lspgate-ws-");
+    try {
+      await assert.rejects(
+        wrapCommand(["true"], { workspace, workspaceWritable: false, readOnlyPaths: ["/"] }),
+        { name: "LspGateError", code: "INVALID_INPUT" },
+      );
+      await assert.rejects(
+        wrapCommand(["true"], {
+          workspace: `${workspace}/gone`,
+          workspaceWritable: false,
+          readOnlyPaths: [],
+        }),
+        { name: "LspGateError", code: "FILE_NOT_FOUND" },
+      );
+    } finally {
+      await Deno.remove(workspace, { recursive: true });
+    }
+  },
+});
+
+// --- real language servers -------------------------------------------------
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Just enough LSP over stdio to initialize and shut down a server. */
+class MiniClient {
+  #child: Deno.ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #buffer = new Uint8Array(0);
+  #stderr: Promise<string>;
+
+  constructor(command: string[]) {
+    this.#child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#reader = this.#child.stdout.getReader();
+    this.#stderr = new Response(this.#child.stderr).text();
+  }
+
+  async send(message: Record<string, unknown>): Promise<void> {
+    const body = encoder.encode(JSON.stringify({ jsonrpc: "2.0", ...message }));
+    await this.#writer.write(encoder.encode(`Content-Length: ${body.length}\r\n\r\n`));
+    await this.#writer.write(body);
+  }
+
+  /** Sends a request and waits for its response, answering server requests with null. */
+  async request(id: number, method: string, params: unknown): Promise<Record<string, unknown>> {
+    await this.send({ id, method, params });
+    while (true) {
+      const message = await this.#next();
+      if (message.id === id && !("method" in message)) return message;
+      if ("method" in message && "id" in message) await this.send({ id: message.id, result: null });
+    }
+  }
+
+  async #next(): Promise<Record<string, unknown>> {
+    while (true) {
+      const end = indexOfHeaderEnd(this.#buffer);
+      if (end >= 0) {
+        const header = decoder.decode(this.#buffer.subarray(0, end));
+        const length = Number(header.match(/Content-Length: *(\d+)/i)?.[1]);
+        if (this.#buffer.length >= end + 4 + length) {
+          const body = this.#buffer.subarray(end + 4, end + 4 + length);
+          this.#buffer = this.#buffer.slice(end + 4 + length);
+          return JSON.parse(decoder.decode(body));
+        }
+      }
+      const { value, done } = await this.#reader.read();
+      if (done) throw new Error(`server closed stdout; stderr:\n${await this.#stderr}`);
+      const joined = new Uint8Array(this.#buffer.length + value.length);
+      joined.set(this.#buffer);
+      joined.set(value, this.#buffer.length);
+      this.#buffer = joined;
+    }
+  }
+
+  /** shutdown, exit, and the exit status. */
+  async close(): Promise<Deno.CommandStatus> {
+    await this.request(999, "shutdown", null);
+    await this.send({ method: "exit" });
+    await this.#writer.close();
+    await this.#reader.cancel();
+    await this.#stderr;
+    return await this.#child.status;
+  }
+
+  async kill(): Promise<void> {
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await this.#writer.close().catch(() => {});
+    await this.#reader.cancel().catch(() => {});
+    await this.#stderr;
+    await this.#child.status;
+  }
+
+  stderr(): Promise<string> {
+    return this.#stderr;
+  }
+}
+
+/** The LSP position (UTF-16, which equals code points for this ASCII text) of `needle`. */
+function positionOf(text: string, needle: string): { line: number; character: number } {
+  const before = text.slice(0, text.indexOf(needle)).split("\n");
+  return { line: before.length - 1, character: before.at(-1)!.length };
+}
+
+function indexOfHeaderEnd(bytes: Uint8Array): number {
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Starts `command` sandboxed over a fresh workspace, initializes it, checks capabilities, shuts down. */
+async function initializeUnderSandbox(
+  command: string[],
+  spec: Omit<SandboxSpec, "workspace" | "workspaceWritable"> & {
+    initializationOptions?: unknown;
+  },
+  languageId: string,
+  files: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  await requireBwrap();
+  const workspace = await tempDir("lspgate-ws-");
+  let client: MiniClient | undefined;
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(`${workspace}/${name}`, text);
+    }
+    const { initializationOptions, ...paths } = spec;
+    const wrapped = await wrapCommand(command, { workspace, workspaceWritable: false, ...paths });
+    client = new MiniClient(wrapped.command);
+    const rootUri = `file://${workspace}`;
+    const timeout = setTimeout(() => client?.kill(), 60_000);
+    try {
+      const response = await client.request(1, "initialize", {
+        // The server cannot see our PID from its namespace; pyright exits if given one.
+        processId: null,
+        rootUri,
+        workspaceFolders: [{ uri: rootUri, name: "ws" }],
+        capabilities: {},
+        initializationOptions,
+      });
+      assert.equal(response.error, undefined, JSON.stringify(response.error));
+      const result = response.result as { capabilities?: Record<string, unknown> };
+      assert.equal(typeof result.capabilities, "object", JSON.stringify(response));
+      await client.send({ method: "initialized", params: {} });
+      // Prove the server really works in there: it reads the file and answers hover.
+      const [name, text] = Object.entries(files)[0];
+      const uri = `${rootUri}/${name}`;
+      await client.send({
+        method: "textDocument/didOpen",
+        params: { textDocument: { uri, languageId, version: 1, text } },
+      });
+      const hover = await client.request(2, "textDocument/hover", {
+        textDocument: { uri },
+        position: positionOf(text, "greet"),
+      });
+      assert.match(JSON.stringify(hover.result), /greet/, JSON.stringify(hover));
+      const status = await client.close();
+      client = undefined;
+      assert.equal(status.code, 0, "server did not exit cleanly after shutdown/exit");
+      return result.capabilities!;
+    } finally {
+      clearTimeout(timeout);
+    }
+  } finally {
+    await client?.kill();
+    await Deno.remove(workspace, { recursive: true });
+  }
+}
+
+Deno.test({
+  name: "pyright-langserver initializes under bwrap with its npm folder and node read-only",
+  ignore: NO_BWRAP,
+  async fn() {
+    const capabilities = await initializeUnderSandbox(
+      ["pyright-langserver", "--stdio"],
+      {
+        readOnlyPaths: [
+          npmPackageDir("pyright-langserver", "pyright"),
+          dirname(Deno.realPathSync(whichSync("node"))),
+        ],
+      },
+      "python",
+      { "main.py": "def greet(name: str) -> str:\n    return name\n" },
+    );
+    assert.ok(capabilities.definitionProvider, JSON.stringify(capabilities));
+  },
+});
+
+Deno.test({
+  name:
+    "typescript-language-server initializes under bwrap with its npm folder and typescript read-only",
+  ignore: NO_BWRAP,
+  async fn() {
+    const capabilities = await initializeUnderSandbox(
+      ["typescript-language-server", "--stdio"],
+      {
+        readOnlyPaths: [
+          npmPackageDir("typescript-language-server", "typescript-language-server"),
+          `${
+            dirname(npmPackageDir("typescript-language-server", "typescript-language-server"))
+          }/typescript`,
+          dirname(Deno.realPathSync(whichSync("node"))),
+        ],
+      },
+      "typescript",
+      { "main.ts": "export const greet = (name: string) => name;\n" },
+    );
+    assert.ok(capabilities.definitionProvider, JSON.stringify(capabilities));
+  },
+});
+
+Deno.test({
+  name: "deno lsp initializes under bwrap with its binary folder read-only and DENO_DIR writable",
+  ignore: NO_BWRAP,
+  async fn() {
+    const denoDir = await tempDir("lspgate-deno-dir-");
+    try {
+      const capabilities = await initializeUnderSandbox(
+        ["deno", "lsp"],
+        {
+          readOnlyPaths: [dirname(Deno.realPathSync(Deno.execPath()))],
+          writablePaths: [denoDir],
+          env: { DENO_DIR: denoDir },
+          initializationOptions: { enable: true },
+        },
+        "typescript",
+        { "main.ts": "export const greet = (name: string) => name;\n", "deno.json": "{}\n" },
+      );
+      assert.ok(capabilities.definitionProvider, JSON.stringify(capabilities));
+    } finally {
+      await Deno.remove(denoDir, { recursive: true });
+    }
+  },
+});

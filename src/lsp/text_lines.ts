@@ -1,0 +1,67 @@
+/** A 0-based line and UTF-16 code unit offset within a JavaScript string. */
+export interface Utf16Position {
+  line: number;
+  character: number;
+}
+
+/** A document's text split into lines the way LSP counts them (`\n`, `\r\n` and `\r` end a line). */
+export class TextLines {
+  readonly #starts: number[];
+  readonly #ends: number[];
+
+  /** Splits the whole text of a document into lines. */
+  constructor(readonly text: string) {
+    const starts = [0];
+    const ends: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code !== 0x0a && code !== 0x0d) continue;
+      ends.push(i);
+      if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+      starts.push(i + 1);
+    }
+    ends.push(text.length);
+    this.#starts = starts;
+    this.#ends = ends;
+  }
+
+  /** The number of lines; a text ending in a line break has an empty last line. */
+  get lineCount(): number {
+    return this.#starts.length;
+  }
+
+  /** The text of the 0-based line without its terminator; "" when out of range. */
+  line(index0: number): string {
+    if (!this.#has(index0)) return "";
+    return this.text.slice(this.#starts[index0], this.#ends[index0]);
+  }
+
+  /** The string offset of a 0-based line and UTF-16 character, clamped to the line and the document. */
+  offsetAt(line0: number, utf16Char: number): number {
+    if (line0 < 0) return 0;
+    if (!this.#has(line0)) return this.text.length;
+    const start = this.#starts[line0];
+    const end = this.#ends[line0];
+    return Math.min(start + Math.max(0, utf16Char), end);
+  }
+
+  /** The 0-based line and UTF-16 character of a string offset, clamped to the document. */
+  positionAt(offset: number): Utf16Position {
+    const clamped = Math.min(Math.max(0, offset), this.text.length);
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.#starts[mid] <= clamped) low = mid;
+      else high = mid - 1;
+    }
+    // An offset inside a line terminator (between \r and \n) belongs to the line's end.
+    const character = Math.min(clamped, this.#ends[low]) - this.#starts[low];
+    return { line: low, character };
+  }
+
+  #has(index0: number): boolean {
+    return Number.isInteger(index0) && index0 >= 0 &&
+      index0 < this.#starts.length;
+  }
+}

@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { TextLines } from "./text_lines.ts";
+
+Deno.test("TextLines splits on \\n, \\r\\n and \\r alike", () => {
+  const lines = new TextLines("a\nb\r\nc\rd");
+  assert.equal(lines.lineCount, 4);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => lines.line(i)),
+    ["a", "b", "c", "d"],
+  );
+});
+
+Deno.test("TextLines counts an empty last line after a final line break", () => {
+  assert.equal(new TextLines("a\n").lineCount, 2);
+  assert.equal(new TextLines("a\r\n").lineCount, 2);
+  assert.equal(new TextLines("").lineCount, 1);
+  assert.equal(new TextLines("a\n").line(1), "");
+});
+
+Deno.test("TextLines keeps empty lines between breaks", () => {
+  const lines = new TextLines("a\n\n\r\n\rb");
+  assert.equal(lines.lineCount, 5);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((i) => lines.line(i)),
+    ["a", "", "", "", "b"],
+  );
+});
+
+Deno.test("line() returns an empty string out of range", () => {
+  const lines = new TextLines("a\nb");
+  assert.equal(lines.line(-1), "");
+  assert.equal(lines.line(2), "");
+  assert.equal(lines.line(0.5), "");
+});
+
+Deno.test("offsetAt() clamps the character to the line, not its terminator", () => {
+  const lines = new TextLines("ab\r\ncd");
+  assert.equal(lines.offsetAt(0, 1), 1);
+  assert.equal(lines.offsetAt(0, 99), 2);
+  assert.equal(lines.offsetAt(1, 0), 4);
+  assert.equal(lines.offsetAt(1, -3), 4);
+});
+
+Deno.test("offsetAt() clamps lines to the document", () => {
+  const lines = new TextLines("ab\ncd");
+  assert.equal(lines.offsetAt(-1, 5), 0);
+  assert.equal(lines.offsetAt(7, 0), 5);
+});
+
+Deno.test("positionAt() inverts offsetAt() across line endings", () => {
+  const text = "x😀\r\n\ry\nz";
+  const lines = new TextLines(text);
+  for (let line = 0; line < lines.lineCount; line++) {
+    for (let char = 0; char <= lines.line(line).length; char++) {
+      const offset = lines.offsetAt(line, char);
+      assert.deepEqual(lines.positionAt(offset), { line, character: char });
+    }
+  }
+});
+
+Deno.test("positionAt() puts an offset between \\r and \\n at the line end", () => {
+  const lines = new TextLines("ab\r\ncd");
+  assert.deepEqual(lines.positionAt(3), { line: 0, character: 2 });
+  assert.deepEqual(lines.positionAt(99), { line: 1, character: 2 });
+  assert.deepEqual(lines.positionAt(-1), { line: 0, character: 0 });
+});

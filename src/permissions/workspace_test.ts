@@ -1,0 +1,565 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  assertCode,
+  assertOutsideUntouched,
+  CANARY,
+  type Fixture,
+  makeFixture,
+} from "./test_fixture.ts";
+import { type WorkspacePath, WorkspaceRoot } from "./workspace.ts";
+
+async function withWorkspace(
+  fn: (root: WorkspaceRoot, fx: Fixture) => Promise<void>,
+  options: { readOnly?: (fx: Fixture) => string[] } = {},
+): Promise<void> {
+  const fx = await makeFixture();
+  try {
+    const root = await WorkspaceRoot.open(fx.ws, { readOnlyRoots: options.readOnly?.(fx) });
+    await fn(root, fx);
+    await assertOutsideUntouched(fx);
+  } finally {
+    await fx.remove();
+  }
+}
+
+// --- opening --------------------------------------------------------------
+
+Deno.test("open() realpaths the root", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.symlink(fx.ws, join(fx.base, "alias"));
+    const viaAlias = await WorkspaceRoot.open(join(fx.base, "alias"));
+    assert.equal(viaAlias.path, fx.ws);
+    assert.equal(root.path, fx.ws);
+  }));
+
+Deno.test("open() of a missing root is FILE_NOT_FOUND", () =>
+  withWorkspace(async (_root, fx) => {
+    await assertCode(WorkspaceRoot.open(join(fx.base, "nope")), "FILE_NOT_FOUND");
+    await assertCode(WorkspaceRoot.open(join(fx.ws, "src/a.ts")), "FILE_NOT_FOUND");
+  }));
+
+// --- resolve(): plain paths -------------------------------------------------
+
+Deno.test("resolve() turns a relative path into the real absolute path", () =>
+  withWorkspace(async (root, fx) => {
+    assert.equal(await root.resolve("src/a.ts"), join(fx.ws, "src/a.ts"));
+    assert.equal(await root.resolve("./src/../src/a.ts"), join(fx.ws, "src/a.ts"));
+    assert.equal(await root.resolve("."), fx.ws);
+    assert.equal(await root.resolve(join(fx.ws, "src/a.ts")), join(fx.ws, "src/a.ts"));
+  }));
+
+Deno.test("resolve() refuses `..` chains that climb out", () =>
+  withWorkspace(async (root) => {
+    for (
+      const input of [
+        "..",
+        "../outside/secret.txt",
+        "src/../../outside/secret.txt",
+        "src/../../../../../../../../etc/passwd",
+        "./src/./../../outside/inner.ts",
+      ]
+    ) {
+      const error = await assertCode(root.resolve(input), "OUTSIDE_WORKSPACE");
+      assert.match(error.message, /outside the workspace/);
+      assert.deepEqual(error.data, { path: input });
+    }
+  }));
+
+Deno.test("resolve() refuses absolute paths outside, even missing ones (no existence oracle)", () =>
+  withWorkspace(async (root, fx) => {
+    await assertCode(root.resolve("/etc/passwd"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve(join(fx.outside, "secret.txt")), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve(join(fx.outside, "missing.txt")), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("../outside/missing/deeper.txt"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("/"), "OUTSIDE_WORKSPACE");
+  }));
+
+Deno.test("resolve() does not mistake /ws-evil for a path inside /ws", () =>
+  withWorkspace(async (root, fx) => {
+    await assertCode(root.resolve(`${fx.ws}-evil/x.ts`), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("../ws-evil/x.ts"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve(`file://${fx.ws}-evil/x.ts`), "OUTSIDE_WORKSPACE");
+    assert.equal(root.isInside(`${fx.ws}-evil/x.ts`), false);
+  }));
+
+Deno.test("resolve() of a missing file is FILE_NOT_FOUND, unless mustExist is false", () =>
+  withWorkspace(async (root, fx) => {
+    const error = await assertCode(root.resolve("src/missing.ts"), "FILE_NOT_FOUND");
+    assert.match(error.message, /does not exist/);
+    assert.equal(
+      await root.resolve("src/missing.ts", { mustExist: false }),
+      join(fx.ws, "src/missing.ts"),
+    );
+  }));
+
+Deno.test("resolve() with mustExist false accepts a rename destination in a new subfolder", () =>
+  withWorkspace(async (root, fx) => {
+    const dest = await root.resolve("src/new/deeper/b.ts", { mustExist: false, access: "write" });
+    assert.equal(dest, join(fx.ws, "src/new/deeper/b.ts"));
+    await root.writeText(dest, "export const b = 2;\n");
+    assert.equal(
+      await Deno.readTextFile(join(fx.ws, "src/new/deeper/b.ts")),
+      "export const b = 2;\n",
+    );
+  }));
+
+Deno.test("resolve() below a file is FILE_NOT_FOUND", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.resolve("src/a.ts/x.ts"), "FILE_NOT_FOUND");
+    await assertCode(root.resolve("src/a.ts/x.ts", { mustExist: false }), "FILE_NOT_FOUND");
+  }));
+
+// --- resolve(): symlinks ----------------------------------------------------
+
+Deno.test("resolve() refuses a symlinked file that points outside", () =>
+  withWorkspace(async (root, fx) => {
+    const error = await assertCode(root.resolve("link_out.txt"), "OUTSIDE_WORKSPACE");
+    assert.ok(error.message.includes(join(fx.outside, "secret.txt")), error.message);
+    await assertCode(root.resolve("link_out.txt", { access: "write" }), "OUTSIDE_WORKSPACE");
+  }));
+
+Deno.test("resolve() refuses a path through a symlinked folder that points outside", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.resolve("dir_out/inner.ts"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("dir_out"), "OUTSIDE_WORKSPACE");
+    await assertCode(
+      root.resolve("dir_out/planted.ts", { mustExist: false, access: "write" }),
+      "OUTSIDE_WORKSPACE",
+    );
+    await assertCode(
+      root.resolve("dir_out/new/planted.ts", { mustExist: false }),
+      "OUTSIDE_WORKSPACE",
+    );
+  }));
+
+Deno.test("resolve() follows a symlink that stays inside to its real path", () =>
+  withWorkspace(async (root, fx) => {
+    assert.equal(await root.resolve("link_in.ts"), join(fx.ws, "src/a.ts"));
+    await Deno.symlink("src", join(fx.ws, "alias"));
+    assert.equal(await root.resolve("alias/a.ts"), join(fx.ws, "src/a.ts"));
+  }));
+
+Deno.test("resolve() judges a dangling symlink by where it points", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.symlink("../outside/planted.ts", join(fx.ws, "dangling_out.ts"));
+    await Deno.symlink("src/later.ts", join(fx.ws, "dangling_in.ts"));
+    await assertCode(root.resolve("dangling_out.ts", { mustExist: false }), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("dangling_out.ts"), "OUTSIDE_WORKSPACE");
+    assert.equal(
+      await root.resolve("dangling_in.ts", { mustExist: false }),
+      join(fx.ws, "src/later.ts"),
+    );
+    await assertCode(root.resolve("dangling_in.ts"), "FILE_NOT_FOUND");
+  }));
+
+Deno.test("resolve() of a symlink loop is INVALID_INPUT", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.symlink("loop_b", join(fx.ws, "loop_a"));
+    await Deno.symlink("loop_a", join(fx.ws, "loop_b"));
+    await Deno.symlink("self", join(fx.ws, "self"));
+    for (const input of ["loop_a", "loop_a/x.ts", "self"]) {
+      const error = await assertCode(root.resolve(input), "INVALID_INPUT");
+      assert.match(error.message, /loop/);
+      await assertCode(root.resolve(input, { mustExist: false }), "INVALID_INPUT");
+    }
+  }));
+
+// --- resolve(): URIs and odd inputs ------------------------------------------
+
+Deno.test("resolve() accepts file:// URIs, percent-decoded", () =>
+  withWorkspace(async (root, fx) => {
+    const unicode = join(fx.ws, "src/ünï cödé 😀.ts");
+    assert.equal(await root.resolve(`file://${fx.ws}/src/a.ts`), join(fx.ws, "src/a.ts"));
+    assert.equal(await root.resolve(`file://localhost${fx.ws}/src/a.ts`), join(fx.ws, "src/a.ts"));
+    assert.equal(await root.resolve(root.toUri(await root.resolve("src/ünï cödé 😀.ts"))), unicode);
+    assert.equal(await root.resolveUri(root.toUri(unicode as never)), unicode);
+    assert.match(root.toUri(unicode as never), /%C3%BC.*%20.*%F0%9F%98%80\.ts$/);
+  }));
+
+Deno.test("resolve() refuses percent-encoded escapes in file:// URIs", () =>
+  withWorkspace(async (root, fx) => {
+    await assertCode(
+      root.resolve(`file://${fx.ws}/%2e%2e/outside/secret.txt`),
+      "OUTSIDE_WORKSPACE",
+    );
+    await assertCode(
+      root.resolve(`file://${fx.ws}/src/%2E%2E/%2e%2E/outside/secret.txt`),
+      "OUTSIDE_WORKSPACE",
+    );
+    await assertCode(root.resolve(`file://${fx.ws}/..%2F..%2Foutside/secret.txt`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file://${fx.ws}/src%2fa.ts`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file://${fx.ws}/a%00.ts`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file://${fx.ws}/%FF.ts`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file://${fx.ws}\\..\\outside\\secret.txt`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file://${fx.ws}/src/a.ts?x=1`), "INVALID_INPUT");
+    await assertCode(root.resolve("file://evil.example/share/a.ts"), "OUTSIDE_WORKSPACE");
+  }));
+
+Deno.test("resolve() refuses URIs of other schemes", () =>
+  withWorkspace(async (root) => {
+    for (
+      const input of [
+        "http://example.com/a.ts",
+        "untitled:Untitled-1",
+        "jdt://contents/x.class",
+        "data:,x",
+      ]
+    ) {
+      await assertCode(root.resolve(input), "INVALID_INPUT");
+      await assertCode(root.resolveUri(input), "INVALID_INPUT");
+    }
+    await assertCode(root.resolveUri("src/a.ts"), "INVALID_INPUT");
+  }));
+
+Deno.test("resolve() refuses empty, NUL, over-long and non-string input", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.resolve(""), "INVALID_INPUT");
+    await assertCode(root.resolve("src/a.ts\0.txt"), "INVALID_INPUT");
+    await assertCode(root.resolve("a".repeat(5000)), "INVALID_INPUT");
+    await assertCode(root.resolve(`${"d/".repeat(2500)}a.ts`), "INVALID_INPUT");
+    await assertCode(root.resolve(`file:///${"%41".repeat(5000)}`), "INVALID_INPUT");
+    for (const bad of [undefined, null, 42, {}, ["src/a.ts"]]) {
+      await assertCode(root.resolve(bad as unknown as string), "INVALID_INPUT");
+    }
+  }));
+
+Deno.test("resolve() maps a too-long file name to INVALID_INPUT, not a raw error", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.resolve(`src/${"n".repeat(300)}.ts`), "INVALID_INPUT");
+    await assertCode(
+      root.resolve(`${"n".repeat(300)}/x.ts`, { mustExist: false }),
+      "INVALID_INPUT",
+    );
+  }));
+
+Deno.test("resolve() handles a file name in unusual unicode", () =>
+  withWorkspace(async (root, fx) => {
+    const name = "src/\u202e\u0301zalgo\u0000".slice(0, -1) + "\u{10FFFF}\t\n.ts";
+    await Deno.writeTextFile(join(fx.ws, name), "x");
+    assert.equal(await root.resolve(name), join(fx.ws, name));
+    assert.equal(await root.resolveUri(root.toUri(await root.resolve(name))), join(fx.ws, name));
+    assert.equal(root.relative(await root.resolve(name)), name);
+  }));
+
+Deno.test("resolve() treats Windows paths as outside and backslashes as invalid", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.resolve("C:\\Windows\\win.ini"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("c:/Windows/win.ini"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("\\\\server\\share\\a.ts"), "OUTSIDE_WORKSPACE");
+    await assertCode(root.resolve("file:///C:/Windows/win.ini"), "OUTSIDE_WORKSPACE");
+    const error = await assertCode(root.resolve("src\\a.ts"), "INVALID_INPUT");
+    assert.match(error.message, /backslash/);
+    await assertCode(root.resolve("..\\outside\\secret.txt"), "INVALID_INPUT");
+  }));
+
+Deno.test("resolve() reads a relative name with a colon after ./", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.writeTextFile(join(fx.ws, "ab:c.ts"), "x");
+    await assertCode(root.resolve("ab:c.ts"), "INVALID_INPUT");
+    assert.equal(await root.resolve("./ab:c.ts"), join(fx.ws, "ab:c.ts"));
+    assert.equal(await root.resolve(`file://${fx.ws}/ab:c.ts`), join(fx.ws, "ab:c.ts"));
+    assert.equal(
+      await root.resolve("src/ab:c.ts", { mustExist: false }),
+      join(fx.ws, "src/ab:c.ts"),
+    );
+  }));
+
+// --- read-only roots -----------------------------------------------------------
+
+Deno.test("a read-only root is readable and never writable", () =>
+  withWorkspace(async (root, fx) => {
+    const std = join(fx.lib, "std.ts");
+    assert.equal(await root.resolve(std), std);
+    assert.equal(await root.resolve(`file://${std}`, { access: "read" }), std);
+    assert.equal(await root.readText(await root.resolve(std)), "export const std = 1;\n");
+    assert.equal(root.isInside(std), true);
+    assert.equal(root.relative(std), std);
+    const error = await assertCode(root.resolve(std, { access: "write" }), "OUTSIDE_WORKSPACE");
+    assert.match(error.message, /read-only/);
+    await assertCode(
+      root.resolve(join(fx.lib, "new.ts"), { access: "write", mustExist: false }),
+      "OUTSIDE_WORKSPACE",
+    );
+    await assertCode(root.writeText(await root.resolve(std), "hacked"), "OUTSIDE_WORKSPACE");
+    assert.equal(await Deno.readTextFile(std), "export const std = 1;\n");
+  }, { readOnly: (fx) => [fx.lib, join(fx.base, "missing-toolchain")] }));
+
+Deno.test("a read-only root inside the workspace stays read-only", () =>
+  withWorkspace(async (root, fx) => {
+    const file = join(fx.ws, "node_modules/pkg/index.ts");
+    assert.equal(await root.resolve(file), file);
+    await assertCode(root.resolve(file, { access: "write" }), "OUTSIDE_WORKSPACE");
+    assert.equal(await root.resolve("src/a.ts", { access: "write" }), join(fx.ws, "src/a.ts"));
+  }, { readOnly: (fx) => [join(fx.ws, "node_modules")] }));
+
+Deno.test("without read-only roots, a library path is outside", () =>
+  withWorkspace(async (root, fx) => {
+    await assertCode(root.resolve(join(fx.lib, "std.ts")), "OUTSIDE_WORKSPACE");
+  }));
+
+// --- helpers ---------------------------------------------------------------------
+
+Deno.test("isInside() and relative() are segment-aware", () =>
+  withWorkspace((root, fx) => {
+    assert.equal(root.isInside(fx.ws), true);
+    assert.equal(root.isInside(join(fx.ws, "src/a.ts")), true);
+    assert.equal(root.isInside(`${fx.ws}-evil`), false);
+    assert.equal(root.isInside(`${fx.ws}/../outside`), false);
+    assert.equal(root.isInside("src/a.ts"), false);
+    assert.equal(root.relative(join(fx.ws, "src/a.ts")), "src/a.ts");
+    assert.equal(root.relative(fx.ws), ".");
+    assert.equal(root.relative(`${fx.ws}-evil/x.ts`), `${fx.ws}-evil/x.ts`);
+    return Promise.resolve();
+  }));
+
+// --- readText / writeText ----------------------------------------------------------
+
+Deno.test("readText() reads the file and keeps a BOM", () =>
+  withWorkspace(async (root, fx) => {
+    assert.equal(await root.readText(await root.resolve("src/a.ts")), "export const a = 1;\n");
+    await Deno.writeTextFile(join(fx.ws, "bom.ts"), "\uFEFFx");
+    assert.equal(await root.readText(await root.resolve("bom.ts")), "\uFEFFx");
+  }));
+
+Deno.test("readText() refuses folders and files over maxBytes", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.readText(await root.resolve("src")), "INVALID_INPUT");
+    await assertCode(
+      root.readText(await root.resolve("src/a.ts"), { maxBytes: 4 }),
+      "INVALID_INPUT",
+    );
+  }));
+
+Deno.test("readText() refuses a file swapped for a symlink out after resolve()", () =>
+  withWorkspace(async (root, fx) => {
+    const p = await root.resolve("src/a.ts");
+    await Deno.remove(join(fx.ws, "src/a.ts"));
+    await Deno.symlink(join(fx.outside, "secret.txt"), join(fx.ws, "src/a.ts"));
+    const error = await assertCode(root.readText(p), "OUTSIDE_WORKSPACE");
+    assert.ok(!error.message.includes(CANARY.trim()));
+  }));
+
+Deno.test("readText() and writeText() refuse a folder swapped for a symlink out after resolve()", () =>
+  withWorkspace(async (root, fx) => {
+    const p = await root.resolve("src/inner.ts", { mustExist: false });
+    await Deno.writeTextFile(join(fx.ws, "src/inner.ts"), "mine");
+    await Deno.rename(join(fx.ws, "src"), join(fx.ws, "src_moved"));
+    await Deno.symlink(fx.outside, join(fx.ws, "src"));
+    await assertCode(root.readText(p), "OUTSIDE_WORKSPACE");
+    await assertCode(root.writeText(p, "pwned"), "OUTSIDE_WORKSPACE");
+    const created = await root.resolve("src/new/x.ts", { mustExist: false }).catch((e) => e);
+    assert.equal(created.code, "OUTSIDE_WORKSPACE");
+  }));
+
+Deno.test("writeText() refuses a file swapped for a symlink out after resolve()", () =>
+  withWorkspace(async (root, fx) => {
+    const p = await root.resolve("src/a.ts", { access: "write" });
+    await Deno.remove(join(fx.ws, "src/a.ts"));
+    await Deno.symlink(join(fx.outside, "secret.txt"), join(fx.ws, "src/a.ts"));
+    await assertCode(root.writeText(p, "pwned"), "OUTSIDE_WORKSPACE");
+  }));
+
+Deno.test("readText() and writeText() re-check even a forged WorkspacePath", () =>
+  withWorkspace(async (root, fx) => {
+    for (
+      const forged of [
+        join(fx.outside, "secret.txt"),
+        join(fx.ws, "dir_out/inner.ts"),
+        join(fx.ws, "link_out.txt"),
+        join(fx.ws, "dir_out/planted.ts"),
+        `${fx.ws}/../outside/inner.ts`,
+      ]
+    ) {
+      const p = forged as WorkspacePath;
+      if (!forged.endsWith("planted.ts")) await assertCode(root.readText(p), "OUTSIDE_WORKSPACE");
+      await assertCode(root.writeText(p, "pwned"), "OUTSIDE_WORKSPACE");
+    }
+    await assertCode(root.readText("src/a.ts" as WorkspacePath), "INVALID_INPUT");
+  }));
+
+Deno.test({
+  name: "resolve() of a folder the OS refuses is PERMISSION_DENIED, not a raw error",
+  ignore: Deno.uid() === 0,
+  fn: () =>
+    withWorkspace(async (root, fx) => {
+      const locked = join(fx.ws, "locked");
+      await Deno.mkdir(locked);
+      await Deno.writeTextFile(join(locked, "x.ts"), "x");
+      await Deno.chmod(locked, 0o000);
+      try {
+        await assertCode(root.resolve("locked/x.ts"), "PERMISSION_DENIED");
+      } finally {
+        await Deno.chmod(locked, 0o755);
+      }
+    }),
+});
+
+Deno.test("writeText() writes atomically, keeps the mode and leaves no temp file", () =>
+  withWorkspace(async (root, fx) => {
+    const path = join(fx.ws, "src/a.ts");
+    for (const mode of [0o755, 0o664, 0o600]) {
+      await Deno.chmod(path, mode);
+      await root.writeText(await root.resolve("src/a.ts"), `mode ${mode}\n`);
+      assert.equal(await Deno.readTextFile(path), `mode ${mode}\n`);
+      assert.equal((await Deno.stat(path)).mode! & 0o7777, mode);
+    }
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(join(fx.ws, "src"))) names.push(entry.name);
+    assert.deepEqual(names.sort(), ["a.ts", "ünï cödé 😀.ts"].sort());
+  }));
+
+Deno.test("writeText() handles a file name at the length limit", () =>
+  withWorkspace(async (root, fx) => {
+    const name = `${"n".repeat(252)}.ts`;
+    await root.writeText(await root.resolve(name, { mustExist: false }), "long");
+    assert.equal(await Deno.readTextFile(join(fx.ws, name)), "long");
+  }));
+
+Deno.test("writeText() refuses folders and non-string text", () =>
+  withWorkspace(async (root) => {
+    await assertCode(root.writeText(await root.resolve("src"), "x"), "INVALID_INPUT");
+    await assertCode(
+      root.writeText(await root.resolve("src/a.ts"), 42 as unknown as string),
+      "INVALID_INPUT",
+    );
+  }));
+
+// --- glob --------------------------------------------------------------------------
+
+Deno.test("glob() finds files, follows inside links, skips heavy folders and links out", () =>
+  withWorkspace(async (root, fx) => {
+    const result = await root.glob("**/*.ts");
+    assert.deepEqual(result, {
+      paths: [join(fx.ws, "src/a.ts"), join(fx.ws, "src/ünï cödé 😀.ts")],
+      truncated: false,
+    });
+  }));
+
+Deno.test("glob() excludes matches through a symlinked folder pointing outside", () =>
+  withWorkspace(async (root) => {
+    assert.deepEqual(await root.glob("dir_out/*.ts"), { paths: [], truncated: false });
+    assert.deepEqual(await root.glob("**/inner.ts"), { paths: [], truncated: false });
+    assert.deepEqual(await root.glob("*.txt"), { paths: [], truncated: false });
+  }));
+
+Deno.test("glob() enters a symlinked folder that stays inside, once", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.symlink("src", join(fx.ws, "alias"));
+    await Deno.symlink("..", join(fx.ws, "src/up"));
+    const result = await root.glob("alias/*.ts");
+    assert.deepEqual(result.paths, [join(fx.ws, "src/a.ts"), join(fx.ws, "src/ünï cödé 😀.ts")]);
+    assert.equal((await root.glob("**/a.ts")).paths.length, 1);
+  }));
+
+Deno.test("glob() applies exclude to the real path behind a symlinked alias", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.symlink("src", join(fx.ws, "alias"));
+    await Deno.symlink("node_modules", join(fx.ws, "deps"));
+    assert.deepEqual((await root.glob("**/*.ts", { exclude: ["src/**"] })).paths, []);
+    // Heavy folders are skipped behind an alias too, unless the pattern names the alias.
+    assert.deepEqual((await root.glob("**/index.ts")).paths, []);
+    assert.deepEqual((await root.glob("deps/**/*.ts")).paths, [
+      join(fx.ws, "node_modules/pkg/index.ts"),
+    ]);
+  }));
+
+Deno.test("glob() refuses patterns that climb out or are absolute outside", () =>
+  withWorkspace(async (root, fx) => {
+    for (
+      const pattern of [
+        "../outside/*",
+        "src/../../outside/*.txt",
+        "**/../../*",
+        "{..,src}/*.ts",
+        "{src,{a,..}}/*",
+        "/etc/*",
+        `${fx.outside}/*`,
+        `${fx.ws}-evil/*`,
+        "C:\\x\\*",
+        "file:///etc/*",
+      ]
+    ) {
+      await assertCode(root.glob(pattern), "OUTSIDE_WORKSPACE");
+    }
+    await assertCode(root.glob("src\\*.ts"), "INVALID_INPUT");
+    await assertCode(root.glob(""), "INVALID_INPUT");
+  }));
+
+Deno.test("glob() accepts an absolute pattern inside the root", () =>
+  withWorkspace(async (root, fx) => {
+    assert.deepEqual((await root.glob(`${fx.ws}/src/a.ts`)).paths, [join(fx.ws, "src/a.ts")]);
+  }));
+
+Deno.test("glob() supports ?, [abc], {a,b} and explicit heavy folders", () =>
+  withWorkspace(async (root, fx) => {
+    const a = join(fx.ws, "src/a.ts");
+    assert.deepEqual((await root.glob("src/?.ts")).paths, [a]);
+    assert.deepEqual((await root.glob("src/[abc].ts")).paths, [a]);
+    assert.deepEqual((await root.glob("src/[!a].ts")).paths, []);
+    assert.deepEqual((await root.glob("{src,lib}/{a,b}.ts")).paths, [a]);
+    assert.deepEqual((await root.glob("node_modules/**/*.ts")).paths, [
+      join(fx.ws, "node_modules/pkg/index.ts"),
+    ]);
+    assert.deepEqual((await root.glob(".git/*")).paths, [join(fx.ws, ".git/config.ts")]);
+  }));
+
+Deno.test("glob() stops at limit and says it was truncated", () =>
+  withWorkspace(async (root, fx) => {
+    for (let i = 0; i < 5; i++) await Deno.writeTextFile(join(fx.ws, `f${i}.ts`), "");
+    const result = await root.glob("*.ts", { limit: 3 });
+    assert.equal(result.paths.length, 3);
+    assert.equal(result.truncated, true);
+    // Five files plus link_in.ts, whose real path is src/a.ts.
+    assert.equal((await root.glob("*.ts", { limit: 6 })).paths.length, 6);
+    assert.equal((await root.glob("*.ts", { limit: 6 })).truncated, false);
+    await assertCode(root.glob("*.ts", { limit: 0 }), "INVALID_INPUT");
+  }));
+
+Deno.test("glob() honours exclude for files and whole folders", () =>
+  withWorkspace(async (root, fx) => {
+    await Deno.mkdir(join(fx.ws, "gen"));
+    await Deno.writeTextFile(join(fx.ws, "gen/g.ts"), "");
+    assert.deepEqual((await root.glob("**/*.ts", { exclude: ["src/**", "gen"] })).paths, []);
+    assert.deepEqual((await root.glob("**/*.ts", { exclude: ["**/a.ts", "**/gen/**"] })).paths, [
+      join(fx.ws, "src/ünï cödé 😀.ts"),
+    ]);
+    await assertCode(root.glob("**", { exclude: ["../x"] }), "OUTSIDE_WORKSPACE");
+  }));
+
+// --- under Deno's own sandbox ---------------------------------------------------------
+
+Deno.test("under --allow-read=<root>, outside paths are OUTSIDE_WORKSPACE, not PERMISSION_DENIED", async () => {
+  const fx = await makeFixture();
+  try {
+    const probe = join(fx.base, "probe.ts");
+    const moduleUrl = new URL("./workspace.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      probe,
+      `import { WorkspaceRoot } from ${JSON.stringify(moduleUrl)};
+const root = await WorkspaceRoot.open(${JSON.stringify(fx.ws)});
+const codes = [];
+for (const input of ["/etc/passwd", "../outside/secret.txt", "link_out.txt", "dir_out/inner.ts", "src/a.ts"]) {
+  codes.push(await root.resolve(input).then(() => "ok", (e) => e.code ?? String(e)));
+}
+console.log(JSON.stringify(codes));`,
+    );
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", `--allow-read=${fx.ws}`, probe],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(output.stderr);
+    assert.equal(output.code, 0, stderr);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(output.stdout)), [
+      "OUTSIDE_WORKSPACE",
+      "OUTSIDE_WORKSPACE",
+      "OUTSIDE_WORKSPACE",
+      "OUTSIDE_WORKSPACE",
+      "ok",
+    ]);
+    await assertOutsideUntouched(fx);
+  } finally {
+    await fx.remove();
+  }
+});

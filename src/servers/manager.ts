@@ -1,0 +1,334 @@
+import { toFileUrl } from "./uri.ts";
+import { LspGateError, toLspGateError } from "../errors.ts";
+import { LspClient } from "../lsp/client.ts";
+import type { Adapter, ServerCommand } from "./adapter.ts";
+import { type Pick, pickAdapter } from "./pick.ts";
+
+/** Server state, as `status` shows it. */
+export type ServerState =
+  | { kind: "starting"; since: number }
+  | { kind: "running"; client: LspClient; since: number; command: ServerCommand }
+  | { kind: "crashed"; at: number; reason: string; stderr: string[] }
+  | { kind: "failed"; at: number; error: LspGateError }
+  | { kind: "disabled"; reason: string }
+  | { kind: "stopped"; reason: string };
+
+/** One (adapter, root) pair and the server that serves it. */
+export interface ServerEntry {
+  key: string;
+  adapter: Adapter;
+  root: string;
+  state: ServerState;
+  restarts: number;
+  crashes: number[];
+  lastUsed: number;
+  inFlight: number;
+  starting?: Promise<LspClient>;
+  /** Disk state of the documents the server has open, to notice edits made by other tools. */
+  disk: Map<string, { path: string; mtime: number; size: number }>;
+}
+
+/** A server ready for a query on one file. */
+export interface Lease {
+  entry: ServerEntry;
+  client: LspClient;
+  pick: Pick;
+  /** The file's URI and the text the server now has. */
+  uri: string;
+  text: string;
+  release(): void;
+}
+
+/** Wraps a server's argv, e.g. in bubblewrap; returns the argv to spawn and extra env. */
+export type CommandWrapper = (
+  command: ServerCommand,
+  entry: { adapter: Adapter; root: string },
+) => Promise<{ command: string[]; env?: Record<string, string>; hideProcessId?: boolean }>;
+
+/** Manager settings. */
+export interface ManagerOptions {
+  workspace: string;
+  adapters: readonly Adapter[];
+  requestTimeoutMs: number;
+  startTimeoutMs: number;
+  /** Per adapter: a configured command, extra settings, or disabled. */
+  serverConfig?: Record<
+    string,
+    { command?: string[]; settings?: Record<string, unknown>; disabled?: boolean }
+  >;
+  wrap?: CommandWrapper;
+  /** Reads a file the manager must send to a server (goes through the workspace boundary). */
+  readFile: (path: string) => Promise<string>;
+  /** Stops servers unused for this long; 0 = never. */
+  idleShutdownMs?: number;
+}
+
+const FAILED_START_MEMORY_MS = 30_000;
+const CRASH_WINDOW_MS = 180_000;
+const MAX_CRASHES = 5;
+
+/** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
+export class ServerManager {
+  readonly #entries = new Map<string, ServerEntry>();
+  #idleTimer?: ReturnType<typeof setInterval>;
+  #closed = false;
+
+  constructor(readonly options: ManagerOptions) {
+    if (options.idleShutdownMs) {
+      this.#idleTimer = setInterval(
+        () => this.#stopIdle(),
+        Math.max(1000, options.idleShutdownMs / 4),
+      );
+    }
+  }
+
+  /** The adapter and root for a file, or undefined when no adapter handles its type. */
+  async pick(file: string): Promise<Pick | undefined> {
+    const adapters = this.options.adapters.filter((a) =>
+      !this.options.serverConfig?.[a.id]?.disabled
+    );
+    return await pickAdapter(file, this.options.workspace, adapters);
+  }
+
+  /** Every known server. */
+  entries(): ServerEntry[] {
+    return [...this.#entries.values()];
+  }
+
+  /** A running server for `file` with the file synced; NO_SERVER when no adapter handles it. */
+  async acquire(file: string, signal?: AbortSignal): Promise<Lease> {
+    if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
+    const pick = await this.pick(file);
+    if (!pick) {
+      throw new LspGateError(
+        "NO_SERVER",
+        `No language server handles ${extensionOf(file)} files. Known: ${
+          this.options.adapters.map((a) => `${a.id} (${Object.keys(a.languages).join(" ")})`)
+            .join(", ")
+        }.`,
+        { file },
+      );
+    }
+    const entry = this.#entry(pick.adapter, pick.root);
+    entry.inFlight++;
+    entry.lastUsed = Date.now();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      entry.inFlight--;
+      entry.lastUsed = Date.now();
+    };
+    try {
+      const client = await this.#clientOf(entry);
+      signal?.throwIfAborted();
+      await this.#refreshOpenDocuments(entry, client, file);
+      const { uri, text } = await this.syncFile(entry, client, file, pick.languageId);
+      return { entry, client, pick, uri, text, release };
+    } catch (error) {
+      release();
+      if (signal?.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
+      throw error;
+    }
+  }
+
+  /** Makes the server's view of `file` equal the disk; returns its URI and text. */
+  async syncFile(
+    entry: ServerEntry,
+    client: LspClient,
+    file: string,
+    languageId?: string,
+  ): Promise<{ uri: string; text: string }> {
+    const uri = toFileUrl(file);
+    // stat before reading: a write in between then shows as a change on the next query.
+    const stat = await Deno.stat(file);
+    const text = await this.options.readFile(file);
+    languageId ??= entry.adapter.languages[extensionOf(file)] ?? "plaintext";
+    await client.syncDocument(uri, languageId, text);
+    entry.disk.set(uri, { path: file, mtime: stat.mtime?.getTime() ?? 0, size: stat.size });
+    return { uri, text };
+  }
+
+  /** Tells every running server of a root about files changed on disk (from the watcher). */
+  async filesChanged(changes: { path: string; type: 1 | 2 | 3 }[]): Promise<void> {
+    for (const entry of this.#entries.values()) {
+      if (entry.state.kind !== "running") continue;
+      const mine = changes.filter((c) => c.path.startsWith(entry.root + "/"));
+      const client = entry.state.client;
+      const notOpen = mine.filter((c) => !client.documents.get(toFileUrl(c.path)));
+      try {
+        await client.filesChanged(notOpen.map((c) => ({ uri: toFileUrl(c.path), type: c.type })));
+      } catch {
+        // A server that died meanwhile is restarted on its next use.
+      }
+    }
+  }
+
+  /** Stops one server (by key) or all, and lets the next request start them afresh. */
+  async restart(key?: string): Promise<string[]> {
+    const targets = this.entries().filter((e) => key === undefined || e.key === key);
+    if (key !== undefined && targets.length === 0) {
+      throw new LspGateError("INVALID_INPUT", `No server ${key}. Known: ${this.#keys()}.`);
+    }
+    await Promise.all(targets.map(async (entry) => {
+      await this.#stop(entry, "restarted on request");
+      entry.crashes = [];
+      entry.state = { kind: "stopped", reason: "restarted on request" };
+    }));
+    return targets.map((e) => e.key);
+  }
+
+  /** Shuts every server down (shutdown, exit, kill after the grace period). */
+  async shutdownAll(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#idleTimer);
+    await Promise.all(this.entries().map((entry) => this.#stop(entry, "lspgate exited")));
+  }
+
+  #keys(): string {
+    return this.entries().map((e) => e.key).join(", ") || "none";
+  }
+
+  #entry(adapter: Adapter, root: string): ServerEntry {
+    const key = `${adapter.id}@${root}`;
+    let entry = this.#entries.get(key);
+    if (!entry) {
+      entry = {
+        key,
+        adapter,
+        root,
+        state: { kind: "stopped", reason: "not started yet" },
+        restarts: 0,
+        crashes: [],
+        lastUsed: Date.now(),
+        inFlight: 0,
+        disk: new Map(),
+      };
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  #clientOf(entry: ServerEntry): Promise<LspClient> {
+    const state = entry.state;
+    if (state.kind === "running" && !state.client.exited) return Promise.resolve(state.client);
+    if (entry.starting) return entry.starting;
+    if (state.kind === "disabled") {
+      return Promise.reject(
+        new LspGateError(
+          "SERVER_EXITED",
+          `${entry.key} is not restarted: ${state.reason}. Use the restart action to try again.`,
+          { server: entry.key },
+        ),
+      );
+    }
+    if (state.kind === "failed" && Date.now() - state.at < FAILED_START_MEMORY_MS) {
+      return Promise.reject(state.error);
+    }
+    if (state.kind === "crashed" || state.kind === "running") entry.restarts++;
+    entry.state = { kind: "starting", since: Date.now() };
+    entry.starting = this.#start(entry).finally(() => entry.starting = undefined);
+    return entry.starting;
+  }
+
+  async #start(entry: ServerEntry): Promise<LspClient> {
+    const config = this.options.serverConfig?.[entry.adapter.id];
+    try {
+      const command = await entry.adapter.resolve({
+        root: entry.root,
+        workspace: this.options.workspace,
+        configuredCommand: config?.command,
+      });
+      const wrapped = this.options.wrap
+        ? await this.options.wrap(command, entry)
+        : { command: command.command };
+      const client = await LspClient.start({
+        serverName: entry.adapter.id,
+        root: entry.root,
+        rootUri: toFileUrl(entry.root),
+        process: {
+          command: wrapped.command,
+          cwd: entry.root,
+          env: { ...entry.adapter.env, ...wrapped.env },
+        },
+        installHint: entry.adapter.installHint,
+        initializationOptions: command.initializationOptions ?? entry.adapter.initializationOptions,
+        settings: { ...entry.adapter.settings, ...config?.settings },
+        requestTimeoutMs: this.options.requestTimeoutMs,
+        startTimeoutMs: this.options.startTimeoutMs,
+        hideProcessId: wrapped.hideProcessId,
+        readiness: entry.adapter.readiness,
+      });
+      entry.disk.clear();
+      entry.state = { kind: "running", client, since: Date.now(), command };
+      client.onExit((info) => this.#onExit(entry, client, info));
+      if (this.#closed) await client.shutdown();
+      return client;
+    } catch (error) {
+      const converted = toLspGateError(error);
+      entry.state = { kind: "failed", at: Date.now(), error: converted };
+      throw converted;
+    }
+  }
+
+  #onExit(entry: ServerEntry, client: LspClient, info: NonNullable<LspClient["exitInfo"]>) {
+    if (entry.state.kind !== "running" || entry.state.client !== client) return;
+    const now = Date.now();
+    entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
+    const reason = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+    entry.state = entry.crashes.length >= MAX_CRASHES
+      ? {
+        kind: "disabled",
+        reason: `it crashed ${entry.crashes.length} times in ${CRASH_WINDOW_MS / 60000} minutes ` +
+          `(last: ${reason})`,
+      }
+      : { kind: "crashed", at: now, reason, stderr: info.stderr };
+  }
+
+  async #stop(entry: ServerEntry, reason: string) {
+    const starting = entry.starting;
+    if (starting) await starting.catch(() => {});
+    const state = entry.state;
+    if (state.kind !== "running") return;
+    entry.state = { kind: "stopped", reason };
+    await state.client.shutdown();
+  }
+
+  async #stopIdle() {
+    const limit = this.options.idleShutdownMs ?? 0;
+    for (const entry of this.#entries.values()) {
+      if (entry.state.kind !== "running" || entry.inFlight > 0) continue;
+      if (Date.now() - entry.lastUsed < limit) continue;
+      await this.#stop(entry, `idle for ${Math.round(limit / 1000)} s`);
+    }
+  }
+
+  /** Re-syncs open documents another tool changed on disk, closes deleted ones. */
+  async #refreshOpenDocuments(entry: ServerEntry, client: LspClient, except: string) {
+    await Promise.all([...entry.disk.entries()].map(async ([uri, known]) => {
+      if (known.path === except) return;
+      let stat: Deno.FileInfo;
+      try {
+        stat = await Deno.stat(known.path);
+      } catch {
+        entry.disk.delete(uri);
+        await client.closeDocument(uri);
+        await client.filesChanged([{ uri, type: 3 }]);
+        return;
+      }
+      if ((stat.mtime?.getTime() ?? 0) === known.mtime && stat.size === known.size) return;
+      try {
+        await this.syncFile(entry, client, known.path);
+      } catch {
+        entry.disk.delete(uri);
+        await client.closeDocument(uri);
+      }
+    }));
+  }
+}
+
+function extensionOf(file: string): string {
+  const name = file.split("/").pop() ?? file;
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(dot).toLowerCase() : name;
+}

@@ -1,0 +1,59 @@
+import { dirname, extname, join } from "node:path";
+import type { Adapter } from "./adapter.ts";
+
+/** The adapter chosen for a file, the project root it serves, and the file's language id. */
+export interface Pick {
+  adapter: Adapter;
+  root: string;
+  languageId: string;
+}
+
+/**
+ * Picks the adapter for a file: among adapters that handle its extension, the one whose root
+ * marker is nearest to the file wins (ties: higher priority); with no marker at all, the
+ * highest-priority adapter serves the workspace root.
+ */
+export async function pickAdapter(
+  file: string,
+  workspace: string,
+  adapters: readonly Adapter[],
+): Promise<Pick | undefined> {
+  const extension = extname(file).toLowerCase();
+  const candidates = adapters.filter((adapter) => extension in adapter.languages);
+  if (candidates.length === 0) return undefined;
+  let best: { adapter: Adapter; root: string; depth: number } | undefined;
+  for (const adapter of candidates) {
+    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers);
+    const depth = root === undefined ? -1 : root.split("/").length;
+    const better = !best || depth > best.depth ||
+      (depth === best.depth && adapter.priority > best.adapter.priority);
+    if (better) best = { adapter, root: root ?? workspace, depth };
+  }
+  if (!best) return undefined;
+  return { adapter: best.adapter, root: best.root, languageId: best.adapter.languages[extension] };
+}
+
+/** The nearest folder from `dir` up to `workspace` that holds one of `markers`. */
+export async function nearestMarker(
+  dir: string,
+  workspace: string,
+  markers: readonly string[],
+): Promise<string | undefined> {
+  for (let current = dir;; current = dirname(current)) {
+    for (const marker of markers) {
+      if (await exists(join(current, marker))) return current;
+    }
+    if (current === workspace || current === dirname(current) || !current.startsWith(workspace)) {
+      return undefined;
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

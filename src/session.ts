@@ -1,0 +1,229 @@
+import type { z } from "zod";
+import type { Adapter } from "./servers/adapter.ts";
+import { ACTIONS } from "./actions/table.ts";
+import { normalizeRequest } from "./actions/aliases.ts";
+import type { ActionContext, SessionFacts } from "./actions/types.ts";
+import { LspGateError, toLspGateError } from "./errors.ts";
+import { decide, type Role } from "./permissions/policy.ts";
+import { WorkspaceRoot } from "./permissions/workspace.ts";
+import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
+import type { LspGateConfig } from "./config.ts";
+
+/** The id a caller gave a request: echoed in its response. */
+export type RequestId = string | number | null;
+
+/** One response line of the protocol. */
+export type Response =
+  | {
+    id: RequestId;
+    ok: true;
+    content: { type: "text"; text: string }[];
+    details: Record<string, unknown>;
+  }
+  | {
+    id: RequestId;
+    ok: false;
+    error: { code: string; message: string; data?: Record<string, unknown> };
+  };
+
+/** What a session needs: the root, who is calling, and the servers it may start. */
+export interface SessionOptions {
+  root: string;
+  role: Role;
+  allowMutations: boolean;
+  adapters: readonly Adapter[];
+  config: LspGateConfig;
+  wrap?: CommandWrapper;
+  sandboxLabel?: string;
+}
+
+const VERSION = "0.1.0";
+
+/**
+ * Validates, authorises and runs requests against one workspace. Each request is caught on its
+ * own: nothing one request does can stop the others.
+ */
+export class Session {
+  readonly #inFlight = new Map<string, AbortController>();
+  readonly facts: SessionFacts;
+
+  private constructor(
+    readonly workspace: WorkspaceRoot,
+    readonly manager: ServerManager,
+    readonly options: SessionOptions,
+  ) {
+    this.facts = {
+      role: options.role,
+      allowMutations: options.allowMutations,
+      sandbox: options.sandboxLabel ?? "none",
+      startedAt: Date.now(),
+      version: VERSION,
+    };
+  }
+
+  /** Opens the workspace root and prepares (but does not start) its servers. */
+  static async open(options: SessionOptions): Promise<Session> {
+    const workspace = await WorkspaceRoot.open(options.root, {
+      readOnlyRoots: options.config.readOnlyRoots,
+    });
+    const manager = new ServerManager({
+      workspace: workspace.path,
+      adapters: options.adapters,
+      requestTimeoutMs: options.config.timeoutMs,
+      startTimeoutMs: options.config.startTimeoutMs,
+      serverConfig: options.config.servers,
+      wrap: options.wrap,
+      idleShutdownMs: options.config.idleShutdownMs,
+      readFile: async (path) => workspace.readText(await workspace.resolve(path)),
+    });
+    return new Session(workspace, manager, options);
+  }
+
+  /** Answers one request object; never throws. */
+  async handle(raw: unknown): Promise<Response> {
+    const id = requestId(raw);
+    try {
+      if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+        throw new LspGateError("INVALID_INPUT", "each request must be a JSON object");
+      }
+      const request = normalizeRequest(raw as Record<string, unknown>);
+      const { id: _id, action: name, ...fields } = request;
+      if (typeof name !== "string") {
+        throw new LspGateError(
+          "INVALID_INPUT",
+          `the request has no action; one of: ${[...ACTIONS.keys(), "cancel"].join(", ")}`,
+        );
+      }
+      if (name === "cancel") return this.#cancel(id, fields);
+      const action = ACTIONS.get(name);
+      if (!action) {
+        throw new LspGateError(
+          "UNKNOWN_ACTION",
+          `unknown action \`${name}\`; one of: ${[...ACTIONS.keys(), "cancel"].join(", ")}`,
+          { action: name },
+        );
+      }
+      const parsed = action.schema.safeParse(fields);
+      if (!parsed.success) {
+        throw new LspGateError("INVALID_INPUT", `${name}: ${describeIssues(parsed.error)}`, {
+          issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+        });
+      }
+      const input = parsed.data as Record<string, unknown>;
+      const access = typeof action.access === "function" ? action.access(input) : action.access;
+      const decision = decide({
+        action: describeAction(name, input),
+        access,
+        role: this.options.role,
+        allowMutations: this.options.allowMutations,
+      });
+      if (!decision.allow) {
+        throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
+      }
+      const result = await this.#run(id, action.run.bind(action), input);
+      return {
+        id,
+        ok: true,
+        content: [{ type: "text", text: result.text }],
+        details: result.details,
+      };
+    } catch (error) {
+      const e = toLspGateError(error);
+      if (e.code === "INTERNAL") console.error(`lspgate: internal error on request ${id}:`, error);
+      return {
+        id,
+        ok: false,
+        error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) },
+      };
+    }
+  }
+
+  async #run(
+    id: RequestId,
+    run: (
+      input: never,
+      context: ActionContext,
+    ) => Promise<{ text: string; details: Record<string, unknown> }>,
+    input: Record<string, unknown>,
+  ) {
+    const controller = new AbortController();
+    const key = JSON.stringify(id);
+    if (id !== null) this.#inFlight.set(key, controller);
+    const timeoutMs = typeof input.timeout === "number"
+      ? input.timeout
+      : this.options.config.timeoutMs;
+    const context: ActionContext = {
+      workspace: this.workspace,
+      manager: this.manager,
+      signal: controller.signal,
+      timeoutMs,
+      readyTimeoutMs: Math.min(timeoutMs, this.options.config.readyTimeoutMs),
+      session: this.facts,
+    };
+    try {
+      const result = run(input as never, context);
+      // A cancel answers at once even if the server is slow to notice.
+      const cancelled = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener(
+          "abort",
+          () => reject(new LspGateError("CANCELLED", `request ${key} was cancelled`)),
+          { once: true },
+        );
+      });
+      result.catch(() => {});
+      return await Promise.race([result, cancelled]);
+    } finally {
+      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
+    }
+  }
+
+  #cancel(id: RequestId, fields: Record<string, unknown>): Response {
+    const target = fields.target;
+    if (typeof target !== "string" && typeof target !== "number") {
+      throw new LspGateError(
+        "INVALID_INPUT",
+        "cancel needs target: the id of the request to cancel",
+      );
+    }
+    const controller = this.#inFlight.get(JSON.stringify(target));
+    controller?.abort();
+    return {
+      id,
+      ok: true,
+      content: [{
+        type: "text",
+        text: controller ? `Cancelled request ${target}.` : `No request ${target} is in flight.`,
+      }],
+      details: { target, cancelled: controller !== undefined },
+    };
+  }
+
+  /** Waits for nothing: shuts every language server down. */
+  async close(): Promise<void> {
+    for (const controller of this.#inFlight.values()) controller.abort();
+    await this.manager.shutdownAll();
+  }
+}
+
+function requestId(raw: unknown): RequestId {
+  if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+    const id = (raw as { id?: unknown }).id;
+    if (typeof id === "string" || typeof id === "number") return id;
+  }
+  return null;
+}
+
+function describeAction(name: string, input: Record<string, unknown>): string {
+  if (name === "request") return `request ${input.query}`;
+  return input.apply ? `${name} with apply` : name;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => {
+    const path = issue.path.join(".");
+    if (issue.code === "unrecognized_keys") {
+      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+    }
+    return path ? `${path}: ${issue.message}` : issue.message;
+  }).join("; ");
+}
