@@ -285,7 +285,17 @@ export class LspClient {
       if (pushed.version !== undefined) return pushed.version === doc.version ? pushed : undefined;
       return pushed.at >= doc.syncedAt ? pushed : undefined;
     };
-    const arrived = await this.#waitFor(() => current() !== undefined, timeoutMs, signal);
+    // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
+    // stops pushing: a registration arriving while we wait switches to pulling.
+    const arrived = await this.#waitFor(
+      () => current() !== undefined || this.pullsDiagnostics,
+      timeoutMs,
+      signal,
+    );
+    if (arrived && current() === undefined && this.pullsDiagnostics) {
+      const left = Math.max(1, deadline - performance.now());
+      return { status: "ok", items: await this.#pullDiagnostics(uri, left, signal) };
+    }
     if (!arrived) {
       return {
         status: "timeout",
@@ -393,6 +403,7 @@ export class LspClient {
         for (const r of (params as proto.RegistrationParams)?.registrations ?? []) {
           this.#registrations.set(r.id, { method: r.method, options: r.registerOptions });
         }
+        this.#notifyWaiters();
         return null;
       }
       case "client/unregisterCapability": {
