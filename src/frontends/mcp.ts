@@ -1,8 +1,187 @@
-import type { Session } from "../session.ts";
+import process from "node:process";
+import type { Readable, Writable } from "node:stream";
+import { McpServer, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { ACTIONS } from "../actions/table.ts";
+import type { Response, Session } from "../session.ts";
 
-/** MCP over stdio (not built yet). */
-export async function serveMcp(session: Session): Promise<number> {
-  await session.close();
-  console.error("lspgate mcp: not available yet");
-  return 2;
+/** The one tool's name. */
+export const TOOL_NAME = "lsp";
+
+const ACTION_NAMES = [...ACTIONS.keys()] as [string, ...string[]];
+
+/**
+ * A number advertised as an integer: whole numbers and ranges are checked by the session, whose
+ * INVALID_INPUT says what to do ("line is 1-based: the first line is 1").
+ */
+function integer(description: string) {
+  return z.number().meta({ type: "integer", description });
+}
+
+// Types only: the session validates each action's fields itself and answers INVALID_INPUT with a
+// message that says what to do; per-action rules are left to it. The object is loose so an
+// unknown or aliased field reaches the session, which names it, instead of being stripped.
+const INPUT_SCHEMA = z.looseObject({
+  action: z.enum(ACTION_NAMES).describe("What to do; the tool description lists each action."),
+  file: z.string().describe(
+    "Path relative to the workspace root (or absolute inside it). diagnostics also takes a " +
+      'glob or "*" (whole workspace); symbols takes "*" with query for a workspace search.',
+  ),
+  files: z.array(z.string()).describe("diagnostics: several paths at once (up to 64)."),
+  line: integer("1-based line number."),
+  column: integer(
+    "1-based column counted in Unicode code points (characters as you read them, not bytes " +
+      "or UTF-16 units). Or give symbol instead.",
+  ),
+  symbol: z.string().describe(
+    'Instead of column: text on `line` to point at, e.g. "greet"; "greet#2" for its second ' +
+      "occurrence on that line.",
+  ),
+  query: z.string().describe(
+    'Instead of line/column: a symbol name to find in file ("greet", "Class.method"). ' +
+      'symbols with file "*": the search text. code_actions with apply: the title of the ' +
+      "action to apply. request: the LSP method.",
+  ),
+  new_name: z.string().describe("rename: the new name. rename_file: the destination path."),
+  apply: z.boolean().describe(
+    "rename, rename_file, format, code_actions: write the edits instead of previewing them.",
+  ),
+  include_declaration: z.boolean().describe(
+    "references: include the declaration itself (default true).",
+  ),
+  severity: z.enum(["error", "warning", "info", "hint"]).describe(
+    "diagnostics: the least severe level to report.",
+  ),
+  timeout: integer("Timeout of this call in milliseconds."),
+  server: z.string().describe("restart: the server (key or adapter id); all when omitted."),
+  payload: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
+    .describe("request: the LSP params, as an object (or a JSON string)."),
+  end_line: integer("code_actions: 1-based last line of the range."),
+  end_column: integer("code_actions: 1-based end column of the range, in code points."),
+}).partial().required({ action: true });
+
+/** The tool's annotations for this session: read-only unless it may apply edits. */
+export function toolAnnotations(session: Session): ToolAnnotations {
+  const mutates = session.facts.role === "main" && session.facts.allowMutations;
+  return {
+    title: "Language server",
+    readOnlyHint: !mutates,
+    destructiveHint: mutates,
+    idempotentHint: false,
+    openWorldHint: false,
+  };
+}
+
+/** The tool's description: what it is, how positions are given, and every action's summary. */
+export function toolDescription(session: Session): string {
+  const actions = [...ACTIONS.values()].map((a) => `- ${a.name}: ${a.summary}`).join("\n");
+  const writes = session.facts.role === "subagent"
+    ? "This session is read-only (role subagent): apply and write-class requests are refused."
+    : session.facts.allowMutations
+    ? "Edits are previewed unless apply is true; apply writes files in the workspace."
+    : "Edits are previewed only: apply is refused (lspgate runs without --allow-mutations).";
+  return [
+    "Code intelligence from language servers for the files of this workspace: definitions, " +
+    "references, types, diagnostics, call and type hierarchies, safe renames.",
+    "Positions: `line` (1-based) plus `column` (1-based, in Unicode code points) or `symbol` " +
+    '(text on that line; "name#2" for its second occurrence), or `query` (a symbol name).',
+    writes,
+    "Actions:",
+    actions,
+  ].join("\n\n");
+}
+
+/** A Response as an MCP tool result: an error Response is `isError` with `CODE: message`. */
+export function toToolResult(response: Response): CallToolResult {
+  if (response.ok) return { content: response.content };
+  return {
+    content: [{ type: "text", text: `${response.error.code}: ${response.error.message}` }],
+    isError: true,
+  };
+}
+
+/**
+ * Builds an MCP server with the one `lsp` tool over `session`; connect it to any transport (the
+ * SDK's in-memory pair in tests). Each call goes to `session.handle()`, and an MCP cancellation
+ * of a call cancels its request.
+ */
+export function createMcpServer(session: Session): McpServer {
+  const server = new McpServer(
+    { name: "lspgate", version: session.facts.version },
+    {
+      instructions: "One `lsp` tool: language-server code intelligence for this workspace. " +
+        "Lines and columns are 1-based; columns count Unicode code points.",
+    },
+  );
+  let next = 0;
+  const call: ToolCallback<typeof INPUT_SCHEMA> = async (args, extra) => {
+    const id = `mcp-${++next}`;
+    const cancel = () => session.handle({ id: `${id}-cancel`, action: "cancel", target: id });
+    extra.signal.addEventListener("abort", cancel, { once: true });
+    try {
+      return toToolResult(await session.handle({ ...args, id }));
+    } finally {
+      extra.signal.removeEventListener("abort", cancel);
+    }
+  };
+  server.registerTool(TOOL_NAME, {
+    title: "Language server",
+    description: toolDescription(session),
+    inputSchema: INPUT_SCHEMA,
+    annotations: toolAnnotations(session),
+  }, call);
+  return server;
+}
+
+/** Options of serveMcp(): the streams to speak over (default: this process's stdin and stdout). */
+export interface ServeMcpOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+/**
+ * `lspgate mcp`: an MCP server over stdio with the one `lsp` tool. stdout carries MCP messages
+ * only (stray console output goes to stderr meanwhile). When the client goes away (stdin ends or
+ * the transport closes) every language server is shut down and it returns 0.
+ */
+export async function serveMcp(session: Session, options: ServeMcpOptions = {}): Promise<number> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const restore = divertConsoleToStderr();
+  // A client that vanishes mid-answer breaks the pipe; that is the end, not a crash.
+  const ignore = () => {};
+  stdout.on("error", ignore);
+  try {
+    const server = createMcpServer(session);
+    const transport = new StdioServerTransport(stdin, stdout);
+    const closed = new Promise<void>((resolve) => {
+      server.server.onclose = resolve;
+    });
+    // The SDK's stdio transport does not watch for the end of stdin; the client closing it is
+    // how MCP's stdio transport says goodbye.
+    const end = () => void server.close();
+    stdin.once("end", end);
+    stdin.once("close", end);
+    try {
+      await server.connect(transport);
+      await closed;
+    } finally {
+      stdin.off("end", end);
+      stdin.off("close", end);
+    }
+    await session.close();
+    return 0;
+  } finally {
+    stdout.off("error", ignore);
+    restore();
+  }
+}
+
+/** Sends console.log/info/debug to stderr, so nothing but protocol reaches stdout. */
+function divertConsoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = console.error;
+  return () => Object.assign(console, saved);
 }

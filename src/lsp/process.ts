@@ -22,8 +22,22 @@ export interface ServerProcess {
 }
 
 const STDERR_LINES_KEPT = 200;
+const STDERR_LINE_CHARS = 1000;
+// A "line" longer than this with no newline yet is cut, so a flood cannot grow memory.
+const STDERR_PARTIAL_CHARS = 64 * 1024;
+// After the exit, how long the rest of stderr may take to arrive: a grandchild that inherited
+// the pipe would otherwise keep it open, and the exit unnoticed, for as long as it lives.
+const STDERR_DRAIN_MS = 250;
 
-/** Spawns a server; a missing binary is SERVER_NOT_INSTALLED, a denied one PERMISSION_DENIED. */
+/**
+ * Spawns a server; a missing binary is SERVER_NOT_INSTALLED, a denied one PERMISSION_DENIED.
+ *
+ * Rationale: the server runs in its own session and process group (`detached`, which calls
+ * setsid()), so a kill reaches the helpers it started too (typescript-language-server's tsserver,
+ * a build daemon). Signalling a group needs Deno's unscoped `--allow-run`; with a scoped one only
+ * the server itself is signalled, and its helpers see their pipes close. The bubblewrap sandbox
+ * needs neither: its PID namespace dies with the server.
+ */
 export function spawnServer(spec: ProcessSpec, installHint: string): ServerProcess {
   let child: Deno.ChildProcess;
   try {
@@ -34,6 +48,7 @@ export function spawnServer(spec: ProcessSpec, installHint: string): ServerProce
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
+      detached: true,
     }).spawn();
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
@@ -51,19 +66,29 @@ export function spawnServer(spec: ProcessSpec, installHint: string): ServerProce
       { command: spec.command },
     );
   }
+  const pid = child.pid;
   const tail: string[] = [];
   const stderrDone = collectLines(child.stderr, tail);
+  let running = true;
   const exited = child.status.then(async (status) => {
-    await stderrDone;
+    running = false;
+    // Helpers left behind in the server's group die with it.
+    signalGroup(pid, "SIGKILL");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = new Promise<void>((resolve) => timer = setTimeout(resolve, STDERR_DRAIN_MS));
+    await Promise.race([stderrDone, drained]);
+    clearTimeout(timer);
     return { code: status.code, signal: status.signal ?? null };
   });
   return {
-    pid: child.pid,
+    pid,
     stdin: child.stdin,
     stdout: child.stdout,
     exited,
     stderrTail: (lines = 20) => tail.slice(-lines),
     kill(signal: Deno.Signal = "SIGTERM") {
+      if (running) signalGroup(pid, signal);
+      // Also the server itself, in case it moved to a group of its own.
       try {
         child.kill(signal);
       } catch {
@@ -73,22 +98,37 @@ export function spawnServer(spec: ProcessSpec, installHint: string): ServerProce
   };
 }
 
+/** Signals the process group `pgid`, best effort. */
+function signalGroup(pgid: number, signal: Deno.Signal): void {
+  try {
+    Deno.kill(-pgid, signal);
+  } catch {
+    // NotCapable: a scoped --allow-run (see spawnServer). ESRCH: the group is already empty.
+  }
+}
+
 async function collectLines(stream: ReadableStream<Uint8Array>, into: string[]) {
   const decoder = new TextDecoder();
   let partial = "";
+  const push = (line: string) => {
+    if (line.trim() === "") return;
+    into.push(line.length > STDERR_LINE_CHARS ? line.slice(0, STDERR_LINE_CHARS) + "…" : line);
+  };
   try {
     for await (const chunk of stream) {
       const text = partial + decoder.decode(chunk, { stream: true });
       const lines = text.split("\n");
       partial = lines.pop() ?? "";
-      for (const line of lines) {
-        if (line.trim() === "") continue;
-        into.push(line.length > 1000 ? line.slice(0, 1000) + "…" : line);
+      for (const line of lines) push(line);
+      if (partial.length > STDERR_PARTIAL_CHARS) {
+        push(partial);
+        partial = "";
       }
       if (into.length > STDERR_LINES_KEPT) into.splice(0, into.length - STDERR_LINES_KEPT);
     }
   } catch {
     // The pipe broke because the process died; the tail we have is what there is.
   }
-  if (partial.trim()) into.push(partial);
+  push(partial);
+  if (into.length > STDERR_LINES_KEPT) into.splice(0, into.length - STDERR_LINES_KEPT);
 }
