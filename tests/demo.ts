@@ -1,19 +1,29 @@
 // `deno task demo`: lspgate's main job on the bundled example workspace (tests/fixtures/deno),
 // through `deno lsp`, which needs nothing installed. Each request line goes through the real
 // JSON-lines front end; the demo prints the request and the text an agent would read.
-import { fromFileUrl } from "node:url";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { ADAPTERS, defaultConfig, Session } from "../mod.ts";
 import { serveJsonLines } from "../src/frontends/json_lines.ts";
 
 const root = fromFileUrl(new URL("./fixtures/deno/", import.meta.url));
 const requests = [
   { id: 1, action: "symbols", file: "src/shapes.ts" },
-  { id: 2, action: "definition", file: "src/main.ts", query: "main" },
-  { id: 3, action: "hover", file: "src/main.ts", line: 0, symbol: "area" },
-  { id: 4, action: "references", file: "src/shapes.ts", query: "area" },
-  { id: 5, action: "diagnostics", file: "src/main.ts" },
-  { id: 6, action: "symbols", file: "*", query: "Shape" },
-  { id: 7, action: "definition", file: "../../etc/passwd", line: 1, column: 1 },
+  { id: 2, action: "definition", file: "src/main.ts", line: 7, symbol: "greet" },
+  { id: 3, action: "hover", file: "src/main.ts", line: 11, symbol: "report" },
+  { id: 4, action: "references", file: "src/shapes.ts", query: "Shape.area" },
+  { id: 5, action: "implementation", file: "src/shapes.ts", query: "Shape" },
+  { id: 6, action: "incoming_calls", file: "src/greet.ts", query: "greet" },
+  { id: 7, action: "symbols", file: "*", query: "Circle" },
+  { id: 8, action: "diagnostics", file: "src/**/*.ts" },
+  {
+    id: 9,
+    action: "rename",
+    file: "src/greet.ts",
+    query: "greet",
+    new_name: "welcome",
+    apply: true,
+  },
+  { id: 10, action: "definition", file: "../../etc/passwd", line: 1, column: 1 },
 ];
 
 const session = await Session.open({

@@ -189,7 +189,7 @@ function render(
     const clean = results.filter((r) => r.status === "ok" && r.diagnostics.length === 0).length;
     parts.unshift(
       `${plural(total, "diagnostic")} in ${plural(results.length, "file")} checked` +
-        (clean ? ` (${clean} clean)` : "") + `${filterNote(options)}:`,
+        (clean ? ` (${clean} clean)` : "") + filterNote(options) + (total ? ":" : "."),
     );
     if (options.truncated) parts.push("… more files matched than were checked; narrow the glob.");
   }

@@ -70,7 +70,9 @@ function outline(context: ActionContext, input: { file: string; query?: string }
     }
     const bounded = boundList(views);
     const lines = bounded.items.map((s, i) =>
-      `${"  ".repeat(flat[i].depth)}${s.kind} ${s.name}${s.detail ? ` ${s.detail}` : ""} ` +
+      `${"  ".repeat(flat[i].depth)}${s.kind === s.name ? s.name : `${s.kind} ${s.name}`}${
+        s.detail ? ` ${s.detail}` : ""
+      } ` +
       `(${s.line}:${s.column})`
     );
     const more = bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more.` : "";
@@ -122,7 +124,13 @@ async function workspaceSymbols(context: ActionContext, query: string) {
   // Exact names first, then prefix matches, then the rest, as a person would scan them.
   const q = query.toLowerCase();
   const rank = (s: SymbolView) =>
-    s.name.toLowerCase() === q ? 0 : s.name.toLowerCase().startsWith(q) ? 1 : 2;
+    s.name === query
+      ? 0
+      : s.name.toLowerCase() === q
+      ? 1
+      : s.name.toLowerCase().startsWith(q)
+      ? 2
+      : 3;
   views.sort((a, b) => rank(a) - rank(b) || a.file.localeCompare(b.file) || a.line - b.line);
   const bounded = boundList(views);
   const lines = bounded.items.map((s) =>
