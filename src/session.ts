@@ -7,6 +7,7 @@ import { LspGateError, toLspGateError } from "./errors.ts";
 import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
+import { watchWorkspace } from "./servers/watcher.ts";
 import type { LspGateConfig } from "./config.ts";
 
 /** The id a caller gave a request: echoed in its response. */
@@ -46,6 +47,7 @@ const VERSION = "0.1.0";
 export class Session {
   readonly #inFlight = new Map<string, AbortController>();
   readonly facts: SessionFacts;
+  #watcher: { stop(): void; flush(): Promise<void> };
 
   private constructor(
     readonly workspace: WorkspaceRoot,
@@ -59,6 +61,10 @@ export class Session {
       startedAt: Date.now(),
       version: VERSION,
     };
+    // Files other tools change reach the servers as didChangeWatchedFiles.
+    this.#watcher = watchWorkspace(workspace.path, (changes) => {
+      manager.filesChanged(changes).catch(() => {});
+    });
   }
 
   /** Opens the workspace root and prepares (but does not start) its servers. */
@@ -120,6 +126,7 @@ export class Session {
       if (!decision.allow) {
         throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
       }
+      await this.#watcher.flush();
       const result = await this.#run(id, action.run.bind(action), input);
       return {
         id,
@@ -201,6 +208,7 @@ export class Session {
   /** Waits for nothing: shuts every language server down. */
   async close(): Promise<void> {
     for (const controller of this.#inFlight.values()) controller.abort();
+    this.#watcher.stop();
     await this.manager.shutdownAll();
   }
 }
