@@ -62,9 +62,7 @@ export class Session {
       version: VERSION,
     };
     // Files other tools change reach the servers as didChangeWatchedFiles.
-    this.#watcher = watchWorkspace(workspace.path, (changes) => {
-      manager.filesChanged(changes).catch(() => {});
-    });
+    this.#watcher = watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes));
   }
 
   /** Opens the workspace root and prepares (but does not start) its servers. */

@@ -18,7 +18,7 @@ const DEBOUNCE_MS = 50;
  */
 export function watchWorkspace(
   root: string,
-  onChanges: (changes: FileChange[]) => void,
+  onChanges: (changes: FileChange[]) => Promise<void>,
 ): { stop(): void; flush(): Promise<void> } {
   let watcher: Deno.FsWatcher;
   try {
@@ -29,12 +29,13 @@ export function watchWorkspace(
   }
   let pending = new Map<string, FileChange["type"]>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let delivering: Promise<void> = Promise.resolve();
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     const changes = [...pending].map(([path, type]) => ({ path, type }));
     pending = new Map();
-    if (changes.length) onChanges(changes);
+    if (changes.length) delivering = delivering.then(() => onChanges(changes)).catch(() => {});
   };
   const ignored = (path: string) =>
     path.slice(root.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
@@ -67,6 +68,7 @@ export function watchWorkspace(
       // One turn of the event loop lets events the OS already queued reach us first.
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (timer !== undefined) flush();
+      await delivering;
     },
   };
 }
