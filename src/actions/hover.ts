@@ -35,9 +35,10 @@ export const hoverAction: ActionDef = defineAction({
         };
       }
       const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
+      const bounded = boundText(markdown);
       return {
-        text: `Hover at ${position.label}:\n\n${boundText(markdown).text}` + readinessNote(ready),
-        details: { text: markdown, range, partial: !ready },
+        text: `Hover at ${position.label}:\n\n${bounded.text}` + readinessNote(ready),
+        details: { text: bounded.text, truncated: bounded.cut, range, partial: !ready },
       };
     }),
 });

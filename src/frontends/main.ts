@@ -15,6 +15,8 @@ export interface GlobalFlags {
   allowMutations: boolean;
   config: LspGateConfig;
   sandbox: SandboxMode;
+  /** `call --json`: print the whole response. */
+  json: boolean;
 }
 
 export const USAGE =
@@ -23,7 +25,7 @@ export const USAGE =
 Usage:
   lspgate [flags]                 JSON lines on stdin/stdout (the primary interface)
   lspgate mcp [flags]             an MCP server over stdio with one \`lsp\` tool
-  lspgate call ACTION [k=v ...]   one request from the command line, answer as text
+  lspgate call ACTION [k=v ...]   one request from the command line, answer as text (--json: whole response)
   lspgate hook [flags] FILE...    diagnostics for edited files (for post-edit hooks)
   lspgate permissions [flags]     the exact \`deno run\` flags this workspace needs
 
@@ -49,6 +51,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
       config: { type: "string" },
       sandbox: { type: "string" },
       timeout: { type: "string" },
+      json: { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -84,6 +87,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
         (values["allow-mutations"] ?? config.allowMutations ?? false),
       config,
       sandbox,
+      json: values.json ?? false,
     },
     rest: positionals,
   };
@@ -140,7 +144,7 @@ export async function main(args: string[]): Promise<number> {
       }
       case "call": {
         const { runCall } = await import("./cli.ts");
-        return await runCall(await openSession(flags), more);
+        return await runCall(await openSession(flags), more, { json: flags.json });
       }
       case "hook": {
         const { runHook } = await import("./hook.ts");
@@ -156,6 +160,7 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     const e = toLspGateError(error);
     console.error(`lspgate: ${e.code}: ${e.message}`);
-    return 2;
+    // For `hook`, exit 2 means "errors found" and is fed to the model: a usage error is 1 there.
+    return args.includes("hook") ? 1 : 2;
   }
 }

@@ -1,7 +1,12 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import { McpServer, type ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+// The SDK's `./*` export maps `x.js` to types at `x.js.d.ts`, which do not exist, so Deno would
+// type its modules as `any`; @ts-types names the declaration files.
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ACTIONS } from "../actions/table.ts";
@@ -116,7 +121,12 @@ export function createMcpServer(session: Session): McpServer {
     },
   );
   let next = 0;
-  const call: ToolCallback<typeof INPUT_SCHEMA> = async (args, extra) => {
+  server.registerTool(TOOL_NAME, {
+    title: "Language server",
+    description: toolDescription(session),
+    inputSchema: INPUT_SCHEMA,
+    annotations: toolAnnotations(session),
+  }, async (args, extra) => {
     const id = `mcp-${++next}`;
     const cancel = () => session.handle({ id: `${id}-cancel`, action: "cancel", target: id });
     extra.signal.addEventListener("abort", cancel, { once: true });
@@ -125,13 +135,7 @@ export function createMcpServer(session: Session): McpServer {
     } finally {
       extra.signal.removeEventListener("abort", cancel);
     }
-  };
-  server.registerTool(TOOL_NAME, {
-    title: "Language server",
-    description: toolDescription(session),
-    inputSchema: INPUT_SCHEMA,
-    annotations: toolAnnotations(session),
-  }, call);
+  });
   return server;
 }
 
@@ -143,40 +147,48 @@ export interface ServeMcpOptions {
 
 /**
  * `lspgate mcp`: an MCP server over stdio with the one `lsp` tool. stdout carries MCP messages
- * only (stray console output goes to stderr meanwhile). When the client goes away (stdin ends or
- * the transport closes) every language server is shut down and it returns 0.
+ * only (stray console output goes to stderr meanwhile). When the client goes away (stdin ends,
+ * the transport closes, or SIGTERM on the process's own stdio) every language server is shut
+ * down and it returns 0.
  */
 export async function serveMcp(session: Session, options: ServeMcpOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const restore = divertConsoleToStderr();
+  const server = createMcpServer(session);
+  const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
+  // The SDK's stdio transport does not watch for the end of stdin, yet the client closing it is
+  // how MCP over stdio says goodbye; SIGTERM is what a client sends when that was not enough.
+  const stop = () => void server.close();
+  stdin.once("end", stop);
+  stdin.once("close", stop);
+  const unlisten = options.stdin ? () => {} : onSigterm(stop);
   // A client that vanishes mid-answer breaks the pipe; that is the end, not a crash.
   const ignore = () => {};
   stdout.on("error", ignore);
   try {
-    const server = createMcpServer(session);
-    const transport = new StdioServerTransport(stdin, stdout);
-    const closed = new Promise<void>((resolve) => {
-      server.server.onclose = resolve;
-    });
-    // The SDK's stdio transport does not watch for the end of stdin; the client closing it is
-    // how MCP's stdio transport says goodbye.
-    const end = () => void server.close();
-    stdin.once("end", end);
-    stdin.once("close", end);
-    try {
-      await server.connect(transport);
-      await closed;
-    } finally {
-      stdin.off("end", end);
-      stdin.off("close", end);
-    }
-    await session.close();
+    await server.connect(new StdioServerTransport(stdin, stdout));
+    await closed;
     return 0;
   } finally {
+    stdin.off("end", stop);
+    stdin.off("close", stop);
+    unlisten();
+    await session.close();
     stdout.off("error", ignore);
     restore();
   }
+}
+
+/** Calls `fn` on SIGTERM until the returned function is called (a no-op where there is none). */
+function onSigterm(fn: () => void): () => void {
+  try {
+    Deno.addSignalListener("SIGTERM", fn);
+  } catch {
+    // Windows has no SIGTERM to listen for.
+    return () => {};
+  }
+  return () => Deno.removeSignalListener("SIGTERM", fn);
 }
 
 /** Sends console.log/info/debug to stderr, so nothing but protocol reaches stdout. */

@@ -5,7 +5,7 @@ import { CLIENT_CAPABILITIES } from "./capabilities.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
 import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
 import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
-import { serverCapabilityFor } from "./methods.ts";
+import { supportsMethod } from "./methods.ts";
 
 /** How to start and talk to one language server. */
 export interface ClientOptions {
@@ -60,6 +60,11 @@ interface PushedDiagnostics {
 
 const DIAGNOSTICS_QUIET_MS = 200;
 const MAX_OPEN_DOCUMENTS = 200;
+/** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
+const HANG_LIMIT = 3;
+// The connection sees a crash (stdout ends) a moment before the exit status arrives: how long
+// to wait for the status, so the error can say how the server ended and what it last printed.
+const EXIT_STATUS_WAIT_MS = 1000;
 
 /** One language server: spawn, initialize, sync documents, requests in and results out. */
 export class LspClient {
@@ -68,7 +73,8 @@ export class LspClient {
   encoding: PositionEncoding = "utf-16";
   serverVersion?: string;
   readonly startedAt = Date.now();
-  exitInfo?: { code: number; signal: string | null; stderr: string[] };
+  /** How the process ended; `reason` is set when lspgate killed it for misbehaving. */
+  exitInfo?: { code: number; signal: string | null; stderr: string[]; reason?: string };
 
   #connection: JsonRpcConnection;
   #process: ServerProcess;
@@ -81,6 +87,9 @@ export class LspClient {
   #settled = false;
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
   #shuttingDown = false;
+  #silentTimeouts = 0;
+  #lastSilentTimeoutAt = -Infinity;
+  #killReason?: string;
 
   private constructor(readonly options: ClientOptions) {
     this.#process = spawnServer(options.process, options.installHint);
@@ -88,12 +97,30 @@ export class LspClient {
       { readable: this.#process.stdout, writable: this.#process.stdin },
       { defaultTimeoutMs: options.requestTimeoutMs, name: options.serverName },
     );
-    this.#connection.onRequest((method, params) => this.#answerServerRequest(method, params));
-    this.#connection.onNotification((method, params) => this.#onNotification(method, params));
+    this.#connection.onRequest((method, params) => {
+      this.#heard();
+      return this.#answerServerRequest(method, params);
+    });
+    this.#connection.onNotification((method, params) => {
+      this.#heard();
+      this.#onNotification(method, params);
+    });
+    let orphanTimer: ReturnType<typeof setTimeout> | undefined;
+    this.#connection.onClose(() => {
+      // A server that closed its output (or stopped reading its input) cannot answer again; if
+      // it does not exit by itself, it is killed, so the manager notices and restarts it.
+      if (this.exitInfo || this.#shuttingDown) return;
+      orphanTimer = setTimeout(() => this.kill("SIGKILL"), EXIT_STATUS_WAIT_MS);
+    });
     this.#process.exited.then((status) => {
-      this.exitInfo = { ...status, stderr: this.#process.stderrTail(20) };
+      clearTimeout(orphanTimer);
+      this.exitInfo = {
+        ...status,
+        stderr: this.#process.stderrTail(20),
+        ...(this.#killReason ? { reason: this.#killReason } : {}),
+      };
       this.#connection.close(this.#exitReason());
-      for (const handler of this.#exitHandlers) handler(this.exitInfo);
+      for (const handler of this.#exitHandlers.splice(0)) handler(this.exitInfo);
       this.#notifyWaiters();
     });
     this.#connection.listen();
@@ -106,10 +133,16 @@ export class LspClient {
       await client.#initialize();
       return client;
     } catch (error) {
+      const exitedEarly = error instanceof LspGateError && error.code === "SERVER_EXITED";
+      if (exitedEarly) await client.#whyClosed(error);
       client.kill();
       await client.#process.exited;
       const stderr = client.#process.stderrTail(10);
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = exitedEarly
+        ? client.#exitReason().replace(/^server /, "it ")
+        : error instanceof Error
+        ? error.message
+        : String(error);
       throw new LspGateError(
         "SERVER_START_FAILED",
         `${options.serverName} failed to start: ${reason}` +
@@ -160,24 +193,21 @@ export class LspClient {
     return this.exitInfo !== undefined;
   }
 
-  /** Calls `handler` once when the server process exits. */
+  /** Calls `handler` once when the server process exits (soon, if it has already). */
   onExit(handler: (info: NonNullable<LspClient["exitInfo"]>) => void): void {
-    this.#exitHandlers.push(handler);
+    const info = this.exitInfo;
+    if (info) queueMicrotask(() => handler(info));
+    else this.#exitHandlers.push(handler);
+  }
+
+  /** Methods the server registered dynamically. */
+  registeredMethods(): string[] {
+    return [...this.#registrations.values()].map((r) => r.method);
   }
 
   /** True when the server offers `method`, statically or through a dynamic registration. */
   supports(method: string): boolean {
-    for (const registration of this.#registrations.values()) {
-      if (registration.method === method) return true;
-    }
-    const path = serverCapabilityFor(method);
-    if (path === undefined) return true;
-    let value: unknown = this.capabilities;
-    for (const key of path.split(".")) {
-      if (value === null || typeof value !== "object") return false;
-      value = (value as Record<string, unknown>)[key];
-    }
-    return value !== undefined && value !== null && value !== false;
+    return supportsMethod(this.capabilities, this.registeredMethods(), method);
   }
 
   /** Sends a request; errors come back as LspGateError (TIMEOUT, CANCELLED, LSP_ERROR, SERVER_EXITED). */
@@ -187,20 +217,66 @@ export class LspClient {
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<R> {
     if (this.exitInfo) return Promise.reject(this.#exitedError());
+    const sentAt = performance.now();
     return this.#connection.sendRequest<R>(method, params, {
       timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
       signal: options.signal,
-    }).catch((error) => {
-      if (error instanceof LspGateError && error.code === "SERVER_EXITED" && this.exitInfo) {
-        throw this.#exitedError();
-      }
+    }).then((result) => {
+      this.#heard();
+      return result;
+    }, async (error) => {
+      if (!(error instanceof LspGateError)) throw error;
+      if (error.code === "LSP_ERROR") this.#heard();
+      if (error.code === "TIMEOUT") this.#timedOut(sentAt);
+      if (error.code === "SERVER_EXITED") throw await this.#whyClosed(error);
       throw error;
     });
   }
 
-  /** Sends a notification. */
-  notify(method: string, params: unknown): Promise<void> {
-    return this.#connection.sendNotification(method, params);
+  /** Sends a notification; SERVER_EXITED (with how and why) when the server is gone. */
+  async notify(method: string, params: unknown): Promise<void> {
+    if (this.exitInfo) throw this.#exitedError();
+    try {
+      await this.#connection.sendNotification(method, params);
+    } catch (error) {
+      if (error instanceof LspGateError && error.code === "SERVER_EXITED") {
+        throw await this.#whyClosed(error);
+      }
+      throw error;
+    }
+  }
+
+  /** Any message from the server shows it is alive. */
+  #heard() {
+    this.#silentTimeouts = 0;
+  }
+
+  /**
+   * Counts a timeout towards HANG_LIMIT, and kills the server when it is reached. Requests sent
+   * together that time out together (a diagnostics batch on a busy server) count once: only a
+   * request sent after the last counted timeout counts again.
+   */
+  #timedOut(sentAt: number) {
+    if (sentAt < this.#lastSilentTimeoutAt) return;
+    this.#lastSilentTimeoutAt = performance.now();
+    this.#silentTimeouts++;
+    if (this.#silentTimeouts < HANG_LIMIT || this.exitInfo || this.#shuttingDown) return;
+    this.#killReason = `it stopped answering (${this.#silentTimeouts} requests in a row timed ` +
+      `out with no message from it)`;
+    this.kill("SIGKILL");
+  }
+
+  /** The SERVER_EXITED error for a closed connection, with the exit status once it is known. */
+  async #whyClosed(fallback: LspGateError): Promise<LspGateError> {
+    if (!this.exitInfo && !this.#shuttingDown) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.#process.exited,
+        new Promise((resolve) => timer = setTimeout(resolve, EXIT_STATUS_WAIT_MS)),
+      ]);
+      clearTimeout(timer);
+    }
+    return this.exitInfo ? this.#exitedError() : fallback;
   }
 
   /** Makes the server's view of `uri` equal `text` (didOpen or a full didChange). */
@@ -344,19 +420,21 @@ export class LspClient {
     };
   }
 
-  /** shutdown, exit, then kill after `graceMs` if the server is still there. */
+  /** shutdown, exit, and a kill (of its process group) once `graceMs` has passed since the call. */
   async shutdown(graceMs = 2000): Promise<void> {
     if (this.#shuttingDown) return await this.#process.exited.then(() => {});
     this.#shuttingDown = true;
+    const timer = setTimeout(() => this.kill("SIGKILL"), graceMs);
     if (!this.exitInfo) {
       try {
-        await this.#connection.sendRequest("shutdown", null, { timeoutMs: graceMs });
-        await this.#connection.sendNotification("exit", null);
+        // No params at all: deno lsp refuses `"params": null` with InvalidParams.
+        await this.#connection.sendRequest("shutdown", undefined, { timeoutMs: graceMs });
       } catch {
-        // A server that does not answer shutdown is killed below.
+        // An error answer still means it is listening: exit follows; silence ends in the kill.
       }
+      // Not awaited: a server that stopped reading its input must not hold us past the grace.
+      this.#connection.sendNotification("exit", undefined).catch(() => {});
     }
-    const timer = setTimeout(() => this.kill("SIGKILL"), graceMs);
     await this.#process.exited;
     clearTimeout(timer);
     this.#connection.close("shut down");
@@ -371,6 +449,7 @@ export class LspClient {
   #exitReason(): string {
     const info = this.exitInfo;
     if (!info) return "connection closed";
+    if (info.reason) return `server was killed: ${info.reason}`;
     return info.signal ? `server killed by ${info.signal}` : `server exited with code ${info.code}`;
   }
 

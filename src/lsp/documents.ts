@@ -30,6 +30,11 @@ export class DocumentStore {
     return [...this.#docs.keys()];
   }
 
+  /** Every open document. */
+  all(): OpenDocument[] {
+    return [...this.#docs.values()];
+  }
+
   /** Number of open documents. */
   get size(): number {
     return this.#docs.size;

@@ -16,3 +16,20 @@ for (const value of Object.values(proto)) {
 export function serverCapabilityFor(method: string): string | undefined {
   return capabilityByMethod.get(method);
 }
+
+/** True when a server offers `method`: a dynamic registration, or its static capability. */
+export function supportsMethod(
+  capabilities: unknown,
+  registeredMethods: Iterable<string>,
+  method: string,
+): boolean {
+  for (const registered of registeredMethods) if (registered === method) return true;
+  const path = serverCapabilityFor(method);
+  if (path === undefined) return true;
+  let value: unknown = capabilities;
+  for (const key of path.split(".")) {
+    if (value === null || typeof value !== "object") return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value !== undefined && value !== null && value !== false;
+}

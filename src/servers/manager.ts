@@ -24,7 +24,11 @@ export interface ServerEntry {
   lastUsed: number;
   inFlight: number;
   starting?: Promise<LspClient>;
-  /** Disk state of the documents the server has open, to notice edits made by other tools. */
+  /**
+   * Disk state of the documents the running server has open, to notice edits made by other
+   * tools. Kept across a crash, so the restarted server gets them opened again; cleared when a
+   * server is stopped on purpose.
+   */
   disk: Map<string, { path: string; mtime: number; size: number }>;
 }
 
@@ -66,6 +70,8 @@ export interface ManagerOptions {
 const FAILED_START_MEMORY_MS = 30_000;
 const CRASH_WINDOW_MS = 180_000;
 const MAX_CRASHES = 5;
+const IDLE_CHECK_MIN_MS = 50;
+const IDLE_CHECK_MAX_MS = 30_000;
 
 /** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
 export class ServerManager {
@@ -76,8 +82,8 @@ export class ServerManager {
   constructor(readonly options: ManagerOptions) {
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
-        () => this.#stopIdle(),
-        Math.max(1000, options.idleShutdownMs / 4),
+        () => this.#stopIdle().catch(() => {}),
+        Math.min(IDLE_CHECK_MAX_MS, Math.max(IDLE_CHECK_MIN_MS, options.idleShutdownMs / 4)),
       );
     }
   }
@@ -145,7 +151,10 @@ export class ServerManager {
     const text = await this.options.readFile(file);
     languageId ??= entry.adapter.languages[extensionOf(file)] ?? "plaintext";
     await client.syncDocument(uri, languageId, text);
-    entry.disk.set(uri, { path: file, mtime: stat.mtime?.getTime() ?? 0, size: stat.size });
+    // A request still holding a server that has since been replaced must not record its state.
+    if (entry.state.kind === "running" && entry.state.client === client) {
+      entry.disk.set(uri, { path: file, mtime: stat.mtime?.getTime() ?? 0, size: stat.size });
+    }
     return { uri, text };
   }
 
@@ -242,6 +251,8 @@ export class ServerManager {
       const wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
         : { command: command.command };
+      const reopen = [...entry.disk.values()].map((known) => known.path);
+      entry.disk.clear();
       const client = await LspClient.start({
         serverName: entry.adapter.id,
         root: entry.root,
@@ -259,10 +270,10 @@ export class ServerManager {
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
       });
-      entry.disk.clear();
       entry.state = { kind: "running", client, since: Date.now(), command };
       client.onExit((info) => this.#onExit(entry, client, info));
       if (this.#closed) await client.shutdown();
+      else await this.#reopen(entry, client, reopen);
       return client;
     } catch (error) {
       const converted = toLspGateError(error);
@@ -271,11 +282,23 @@ export class ServerManager {
     }
   }
 
+  /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */
+  async #reopen(entry: ServerEntry, client: LspClient, paths: string[]) {
+    for (const path of paths) {
+      try {
+        await this.syncFile(entry, client, path);
+      } catch {
+        // Deleted or unreadable since: the server is not told about it, as on a first start.
+      }
+    }
+  }
+
   #onExit(entry: ServerEntry, client: LspClient, info: NonNullable<LspClient["exitInfo"]>) {
     if (entry.state.kind !== "running" || entry.state.client !== client) return;
     const now = Date.now();
     entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-    const reason = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+    const reason = info.reason ??
+      (info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`);
     entry.state = entry.crashes.length >= MAX_CRASHES
       ? {
         kind: "disabled",
@@ -289,6 +312,7 @@ export class ServerManager {
     const starting = entry.starting;
     if (starting) await starting.catch(() => {});
     const state = entry.state;
+    entry.disk.clear();
     if (state.kind !== "running") return;
     entry.state = { kind: "stopped", reason };
     await state.client.shutdown();
@@ -297,9 +321,10 @@ export class ServerManager {
   async #stopIdle() {
     const limit = this.options.idleShutdownMs ?? 0;
     for (const entry of this.#entries.values()) {
-      if (entry.state.kind !== "running" || entry.inFlight > 0) continue;
+      if (entry.state.kind !== "running" || entry.inFlight > 0 || entry.starting) continue;
       if (Date.now() - entry.lastUsed < limit) continue;
-      await this.#stop(entry, `idle for ${Math.round(limit / 1000)} s`);
+      const idle = limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`;
+      await this.#stop(entry, `unused for ${idle}`);
     }
   }
 
@@ -307,6 +332,11 @@ export class ServerManager {
   async #refreshOpenDocuments(entry: ServerEntry, client: LspClient, except: string) {
     await Promise.all([...entry.disk.entries()].map(async ([uri, known]) => {
       if (known.path === except) return;
+      if (!client.documents.get(uri)) {
+        // Closed by the client (too many open) or never opened in this server: nothing to sync.
+        entry.disk.delete(uri);
+        return;
+      }
       let stat: Deno.FileInfo;
       try {
         stat = await Deno.stat(known.path);

@@ -39,7 +39,11 @@ Deno.test("pickAdapter() prefers deno for a folder with deno.json, and as the de
     const d = await pickAdapter(join(root, "d/m.ts"), root, ADAPTERS);
     const loose = await pickAdapter(join(root, "loose/n.ts"), root, ADAPTERS);
     const py = await pickAdapter(join(root, "p/q.py"), root, ADAPTERS);
-    assert.deepEqual([d?.adapter.id, d?.root, d?.languageId], ["deno", join(root, "d"), "typescript"]);
+    assert.deepEqual([d?.adapter.id, d?.root, d?.languageId], [
+      "deno",
+      join(root, "d"),
+      "typescript",
+    ]);
     assert.deepEqual([loose?.adapter.id, loose?.root], ["deno", root]);
     assert.deepEqual([py?.adapter.id, py?.root, py?.languageId], ["pyright", root, "python"]);
     assert.equal(await pickAdapter(join(root, "notes.txt"), root, ADAPTERS), undefined);

@@ -67,6 +67,8 @@ export interface FakeLogLine {
   id?: number | string;
   uri?: string;
   version?: number;
+  /** The text of a didOpen. */
+  text?: string;
   child?: number;
 }
 
@@ -79,6 +81,31 @@ export async function readFakeLog(path: string): Promise<FakeLogLine[]> {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+}
+
+/** True while process `pid` runs (a zombie, dead but not yet reaped, counts as gone). */
+export function processAlive(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state !== "Z" && state !== "X";
+}
+
+/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const encoder = new TextEncoder();
@@ -158,8 +185,9 @@ function main(args: string[]) {
   };
 
   connection.onNotification((method, params) => {
-    const doc = (params as { textDocument?: { uri?: string; version?: number } })?.textDocument;
-    log({ method, uri: doc?.uri, version: doc?.version });
+    const doc = (params as { textDocument?: { uri?: string; version?: number; text?: string } })
+      ?.textDocument;
+    log({ method, uri: doc?.uri, version: doc?.version, text: doc?.text });
     if (method === "initialized") {
       initialized = true;
       if (mode === "crash-always") setTimeout(() => Deno.exit(4), 100);

@@ -1,0 +1,257 @@
+import assert from "node:assert/strict";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ACTIONS } from "../actions/table.ts";
+import type { Session } from "../session.ts";
+import { copyWorkspace, MOD, openTestSession } from "../../tests/fixtures/frontends/workspace.ts";
+import { createMcpServer, TOOL_NAME } from "./mcp.ts";
+
+/** An SDK client talking to createMcpServer(session) over the in-memory transport pair. */
+async function connect(session: Session): Promise<Client & AsyncDisposable> {
+  const server = createMcpServer(session);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "lspgate-test", version: "0" });
+  await client.connect(clientSide);
+  return Object.assign(client, {
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await server.close();
+    },
+  });
+}
+
+/** The text of a tool result, and whether it is an error. */
+async function call(client: Client, args: Record<string, unknown>) {
+  const result = await client.callTool({ name: TOOL_NAME, arguments: args });
+  const content = result.content as { type: string; text: string }[];
+  return { isError: result.isError === true, text: content.map((c) => c.text).join("\n") };
+}
+
+Deno.test("mcp: tools/list shows one lsp tool with every action, the fields and read-only hints for a subagent", async () => {
+  await using ws = await copyWorkspace();
+  const session = await openTestSession(ws.root, { role: "subagent" });
+  try {
+    await using client = await connect(session);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["lsp"]);
+    const [tool] = tools;
+    const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
+    assert.deepEqual(properties.action.enum, [...ACTIONS.keys()]);
+    assert.deepEqual(tool.inputSchema.required, ["action"]);
+    for (
+      const field of [
+        "file",
+        "files",
+        "line",
+        "column",
+        "symbol",
+        "query",
+        "new_name",
+        "apply",
+        "include_declaration",
+        "severity",
+        "timeout",
+        "server",
+        "payload",
+        "end_line",
+        "end_column",
+      ]
+    ) {
+      assert.ok(properties[field], `no ${field} in the schema`);
+      assert.match(String(properties[field].description), /\w/, `${field} has no description`);
+    }
+    assert.equal(properties.line.type, "integer");
+    assert.equal(properties.column.type, "integer");
+    assert.match(String(properties.column.description), /1-based.*code points/);
+    assert.deepEqual(properties.files.items, { type: "string" });
+    assert.equal(tool.annotations?.readOnlyHint, true);
+    assert.equal(tool.annotations?.destructiveHint, false);
+    assert.equal(tool.annotations?.openWorldHint, false);
+    for (const action of ACTIONS.values()) {
+      assert.ok(
+        tool.description?.includes(`- ${action.name}: ${action.summary}`),
+        `the description misses ${action.name}`,
+      );
+    }
+    assert.match(tool.description ?? "", /read-only \(role subagent\)/);
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("mcp: a main session with mutations marks the tool destructive", async () => {
+  await using ws = await copyWorkspace();
+  const session = await openTestSession(ws.root, { allowMutations: true });
+  try {
+    await using client = await connect(session);
+    const [tool] = (await client.listTools()).tools;
+    assert.equal(tool.annotations?.readOnlyHint, false);
+    assert.equal(tool.annotations?.destructiveHint, true);
+    assert.equal(tool.annotations?.openWorldHint, false);
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("mcp: a subagent's rename with apply is a tool error ACTION_NOT_ALLOWED", async () => {
+  await using ws = await copyWorkspace();
+  const session = await openTestSession(ws.root, { role: "subagent" });
+  try {
+    await using client = await connect(session);
+    const result = await call(client, {
+      action: "rename",
+      file: "src/greet.ts",
+      line: 2,
+      symbol: "greet",
+      new_name: "hello",
+      apply: true,
+    });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /^ACTION_NOT_ALLOWED: .*--role subagent/);
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("mcp: a call the client cancels is cancelled in the session", async () => {
+  const requests: Record<string, unknown>[] = [];
+  let cancelled!: () => void;
+  const cancel = new Promise<void>((resolve) => cancelled = resolve);
+  // A stand-in session: the first request waits until a cancel names it.
+  const session = {
+    facts: { role: "main", allowMutations: false, version: "0" },
+    handle(request: Record<string, unknown>) {
+      requests.push(request);
+      if (request.action === "cancel") cancelled();
+      return request.action === "cancel"
+        ? Promise.resolve({ id: request.id, ok: true, content: [], details: {} })
+        : cancel.then(() => ({
+          id: request.id,
+          ok: false,
+          error: { code: "CANCELLED", message: "cancelled" },
+        }));
+    },
+  } as unknown as Session;
+  await using client = await connect(session);
+  const controller = new AbortController();
+  const pending = client.callTool(
+    { name: TOOL_NAME, arguments: { action: "references", file: "a.ts", query: "x" } },
+    undefined,
+    { signal: controller.signal },
+  );
+  while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
+  await assert.rejects(pending);
+  await cancel;
+  assert.equal(requests.length, 2);
+  assert.deepEqual(requests[1], {
+    id: `${requests[0].id}-cancel`,
+    action: "cancel",
+    target: requests[0].id,
+  });
+});
+
+Deno.test("mcp: calls reach the session against the real deno lsp", async (t) => {
+  await using ws = await copyWorkspace();
+  const session = await openTestSession(ws.root);
+  try {
+    await using client = await connect(session);
+
+    await t.step("definition answers with the location and its source", async () => {
+      const target = await ws.find("src/greet.ts", "greet(");
+      const result = await call(client, {
+        action: "definition",
+        file: "src/main.ts",
+        line: 2,
+        symbol: "greet",
+      });
+      assert.equal(result.isError, false, result.text);
+      assert.match(result.text, /^1 definition of `greet` at src\/main\.ts:2:13:/);
+      assert.ok(
+        result.text.includes(`\nsrc/greet.ts:${target.line}:${target.column}\n`),
+        result.text,
+      );
+      assert.ok(result.text.includes("export function greet(name: string): string {"));
+    });
+
+    await t.step("a file outside the workspace is a tool error OUTSIDE_WORKSPACE", async () => {
+      const outside = await Deno.makeTempFile({ prefix: "lspgate_outside_", suffix: ".ts" });
+      try {
+        const result = await call(client, { action: "hover", file: outside, line: 1, column: 1 });
+        assert.equal(result.isError, true);
+        assert.match(result.text, /^OUTSIDE_WORKSPACE: /);
+      } finally {
+        await Deno.remove(outside);
+      }
+    });
+
+    await t.step("a field the schema lacks reaches the session, which names it", async () => {
+      const result = await call(client, {
+        action: "hover",
+        file: "src/main.ts",
+        line: 2,
+        column: 13,
+        colour: "blue",
+      });
+      assert.equal(result.isError, true);
+      assert.match(result.text, /^INVALID_INPUT: .*colour/);
+    });
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("mcp: `lspgate mcp` over stdio serves the SDK client and exits 0 when it leaves", async () => {
+  await using ws = await copyWorkspace();
+  // sh reports lspgate's exit status on stderr, since the SDK transport does not. It ignores the
+  // SIGTERM the transport sends when the child has not exited 2 s after stdin closed, so a slow
+  // shutdown still shows its status (the SIGKILL 2 s later would cut it short).
+  const transport = new StdioClientTransport({
+    command: "sh",
+    args: [
+      "-c",
+      'trap "" TERM; "$@"; echo "lspgate exited with $?" >&2',
+      "sh",
+      Deno.execPath(),
+      "run",
+      "-A",
+      MOD,
+      "mcp",
+      "--root",
+      ws.root,
+    ],
+    env: Deno.env.toObject(),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const stderrEnded = new Promise((resolve) => transport.stderr?.on("end", resolve));
+  const client = new Client({ name: "lspgate-test", version: "0" });
+  const protocolErrors: Error[] = [];
+  client.onerror = (error: Error) => protocolErrors.push(error);
+  await client.connect(transport);
+  try {
+    assert.equal(client.getServerVersion()?.name, "lspgate");
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), ["lsp"]);
+    const result = await call(client, {
+      action: "definition",
+      file: "src/main.ts",
+      line: 2,
+      symbol: "greet",
+    });
+    assert.equal(result.isError, false, result.text);
+    const target = await ws.find("src/greet.ts", "greet(");
+    assert.ok(result.text.includes(`src/greet.ts:${target.line}:${target.column}`), result.text);
+  } finally {
+    await client.close();
+  }
+  await stderrEnded;
+  assert.match(stderr, /lspgate exited with 0\n$/, stderr);
+  assert.deepEqual(protocolErrors, [], "stdout carried something besides MCP messages");
+});
