@@ -1,5 +1,5 @@
 import { LspGateError } from "../errors.ts";
-import type { LspClient } from "../lsp/client.ts";
+import type { ServerClient } from "../lsp/server_client.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
@@ -13,7 +13,7 @@ export interface QueryDocument {
   rel: string;
   uri: string;
   lines: TextLines;
-  client: LspClient;
+  client: ServerClient;
   encoding: PositionEncoding;
   lease: Lease;
   /** The adapter id of the server answering. */
@@ -62,7 +62,7 @@ export async function withDocument<T>(
 /** Sends a request on behalf of the caller: its timeout and its cancel signal. */
 export function ask<R>(
   context: ActionContext,
-  client: LspClient,
+  client: ServerClient,
   method: string,
   params: unknown,
 ): Promise<R> {

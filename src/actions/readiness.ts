@@ -1,8 +1,8 @@
-import type { LspClient } from "../lsp/client.ts";
+import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
 
 /** Waits (bounded) for the server to load its project; false when it has not yet. */
-export function waitForProject(context: ActionContext, client: LspClient): Promise<boolean> {
+export function waitForProject(context: ActionContext, client: ServerClient): Promise<boolean> {
   return client.waitReady(context.readyTimeoutMs, context.signal);
 }
 

@@ -1,10 +1,10 @@
-import type { LspClient } from "../lsp/client.ts";
+import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
 
 /** A server to ask a workspace-wide question, held until released. */
 export interface WorkspaceServer {
   id: string;
-  client: LspClient;
+  client: ServerClient;
   release(): void;
 }
 

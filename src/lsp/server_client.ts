@@ -8,6 +8,8 @@ export interface ExitInfo {
   code: number;
   signal: string | null;
   stderr: string[];
+  /** Set when lspgate killed the server for misbehaving (e.g. it stopped answering). */
+  reason?: string;
 }
 
 /**

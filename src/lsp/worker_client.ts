@@ -117,6 +117,8 @@ export class WorkerClient implements ServerClient {
       else pending?.reject(fromWire(message.error));
     } else if (message.type === "exit") {
       this.exitInfo = message.info;
+      // Helpers the server started (tsserver, daemons) share its process group.
+      this.#signalGroup("SIGKILL");
       for (const handler of this.#exitHandlers) handler(message.info);
     }
   }
@@ -261,7 +263,9 @@ export class WorkerClient implements ServerClient {
 
   /** Calls `handler` once when the server exits. */
   onExit(handler: (info: ExitInfo) => void): void {
-    this.#exitHandlers.push(handler);
+    const info = this.exitInfo;
+    if (info) queueMicrotask(() => handler(info));
+    else this.#exitHandlers.push(handler);
   }
 
   /** Shuts the server down in its Worker, then ends the Worker. */
@@ -273,12 +277,27 @@ export class WorkerClient implements ServerClient {
       // A Worker that cannot shut its server down is ended below all the same.
     }
     this.#terminate();
+    this.#signalGroup("SIGKILL");
     this.#failAll(new LspGateError("SERVER_EXITED", `${this.options.serverName} was shut down`));
   }
 
-  /** Kills the server process (from inside its Worker). */
+  /** Kills the server process (from inside its Worker) and its process group. */
   kill(signal: Deno.Signal = "SIGKILL"): void {
     this.#post({ type: "kill", signal });
+    this.#signalGroup(signal);
+  }
+
+  /**
+   * Signals the server's process group from the main thread: the Worker's scoped run permission
+   * cannot signal a group, lspgate's own (unscoped `--allow-run`) can. Best effort.
+   */
+  #signalGroup(signal: Deno.Signal) {
+    if (!this.#snapshot?.pid) return;
+    try {
+      Deno.kill(-this.#snapshot.pid, signal);
+    } catch {
+      // ESRCH: the group is empty. NotCapable: lspgate itself runs with a scoped --allow-run.
+    }
   }
 }
 

@@ -1,13 +1,15 @@
 import { toFileUrl } from "./uri.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
-import { LspClient } from "../lsp/client.ts";
+import { type ClientOptions, LspClient } from "../lsp/client.ts";
+import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
+import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
 import { type Pick, pickAdapter } from "./pick.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
   | { kind: "starting"; since: number }
-  | { kind: "running"; client: LspClient; since: number; command: ServerCommand }
+  | { kind: "running"; client: ServerClient; since: number; command: ServerCommand }
   | { kind: "crashed"; at: number; reason: string; stderr: string[] }
   | { kind: "failed"; at: number; error: LspGateError }
   | { kind: "disabled"; reason: string }
@@ -23,7 +25,7 @@ export interface ServerEntry {
   crashes: number[];
   lastUsed: number;
   inFlight: number;
-  starting?: Promise<LspClient>;
+  starting?: Promise<ServerClient>;
   /**
    * Disk state of the documents the running server has open, to notice edits made by other
    * tools. Kept across a crash, so the restarted server gets them opened again; cleared when a
@@ -35,7 +37,7 @@ export interface ServerEntry {
 /** A server ready for a query on one file. */
 export interface Lease {
   entry: ServerEntry;
-  client: LspClient;
+  client: ServerClient;
   pick: Pick;
   /** The file's URI and the text the server now has. */
   uri: string;
@@ -63,6 +65,8 @@ export interface ManagerOptions {
   wrap?: CommandWrapper;
   /** Reads a file the manager must send to a server (goes through the workspace boundary). */
   readFile: (path: string) => Promise<string>;
+  /** Run each client in its own Worker with narrowed Deno permissions (default true). */
+  isolate?: boolean;
   /** Stops servers unused for this long; 0 = never. */
   idleShutdownMs?: number;
 }
@@ -141,7 +145,7 @@ export class ServerManager {
   /** Makes the server's view of `file` equal the disk; returns its URI and text. */
   async syncFile(
     entry: ServerEntry,
-    client: LspClient,
+    client: ServerClient,
     file: string,
     languageId?: string,
   ): Promise<{ uri: string; text: string }> {
@@ -218,7 +222,7 @@ export class ServerManager {
     return entry;
   }
 
-  #clientOf(entry: ServerEntry): Promise<LspClient> {
+  #clientOf(entry: ServerEntry): Promise<ServerClient> {
     const state = entry.state;
     if (state.kind === "running" && !state.client.exited) return Promise.resolve(state.client);
     if (entry.starting) return entry.starting;
@@ -240,7 +244,7 @@ export class ServerManager {
     return entry.starting;
   }
 
-  async #start(entry: ServerEntry): Promise<LspClient> {
+  async #start(entry: ServerEntry): Promise<ServerClient> {
     const config = this.options.serverConfig?.[entry.adapter.id];
     try {
       const command = await entry.adapter.resolve({
@@ -253,7 +257,7 @@ export class ServerManager {
         : { command: command.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
       entry.disk.clear();
-      const client = await LspClient.start({
+      const options: ClientOptions = {
         serverName: entry.adapter.id,
         root: entry.root,
         rootUri: toFileUrl(entry.root),
@@ -269,7 +273,11 @@ export class ServerManager {
         startTimeoutMs: this.options.startTimeoutMs,
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
-      });
+      };
+      // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
+      const client = this.options.isolate === false
+        ? await LspClient.start(options)
+        : await WorkerClient.start(options, { run: [wrapped.command[0]] });
       entry.state = { kind: "running", client, since: Date.now(), command };
       client.onExit((info) => this.#onExit(entry, client, info));
       if (this.#closed) await client.shutdown();
@@ -283,7 +291,7 @@ export class ServerManager {
   }
 
   /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */
-  async #reopen(entry: ServerEntry, client: LspClient, paths: string[]) {
+  async #reopen(entry: ServerEntry, client: ServerClient, paths: string[]) {
     for (const path of paths) {
       try {
         await this.syncFile(entry, client, path);
@@ -293,7 +301,7 @@ export class ServerManager {
     }
   }
 
-  #onExit(entry: ServerEntry, client: LspClient, info: NonNullable<LspClient["exitInfo"]>) {
+  #onExit(entry: ServerEntry, client: ServerClient, info: ExitInfo) {
     if (entry.state.kind !== "running" || entry.state.client !== client) return;
     const now = Date.now();
     entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
@@ -329,7 +337,7 @@ export class ServerManager {
   }
 
   /** Re-syncs open documents another tool changed on disk, closes deleted ones. */
-  async #refreshOpenDocuments(entry: ServerEntry, client: LspClient, except: string) {
+  async #refreshOpenDocuments(entry: ServerEntry, client: ServerClient, except: string) {
     await Promise.all([...entry.disk.entries()].map(async ([uri, known]) => {
       if (known.path === except) return;
       if (!client.documents.get(uri)) {
