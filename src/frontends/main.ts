@@ -101,9 +101,10 @@ export async function sandboxFor(
   if (flags.sandbox === "auto" && !(await bwrapAvailable())) {
     return { label: "no (sandbox auto: bubblewrap not usable here)" };
   }
-  const wrap: CommandWrapper = async (command, { adapter, root }) => {
+  const wrap: CommandWrapper = async (command, { adapter }) => {
     const wrapped = await sandboxCommand(flags.sandbox, command.command, {
-      workspace: root,
+      // The whole workspace, not just the project root: packages import their siblings.
+      workspace: flags.root,
       workspaceWritable: false,
       readOnlyPaths: command.installDir ? [command.installDir] : [],
       env: adapter.env,
