@@ -35,6 +35,8 @@ export const typescriptAdapter: Adapter = {
   installHint,
   // typescript-language-server answers from a syntax-only server until the project is loaded.
   readiness: "progress",
+  // It publishes nothing when a changed file's diagnostics stay empty (FileDiagnostics.update).
+  stillCleanAfterMs: 1500,
   settings: {
     formattingOptions: { tabSize: 2, insertSpaces: true },
   },

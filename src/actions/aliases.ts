@@ -72,6 +72,15 @@ const FIELD_ALIASES: Record<string, string> = {
   end_character: "end_column",
 };
 
+const POSITIONLESS = new Set([
+  "symbols",
+  "diagnostics",
+  "format",
+  "rename_file",
+  "status",
+  "servers",
+]);
+
 /** The canonical action name for any accepted spelling, or undefined. */
 export function canonicalAction(name: string): string | undefined {
   return ACTION_ALIASES[name.toLowerCase().replace(/[-_\s]/g, "")];
@@ -99,6 +108,11 @@ export function normalizeRequest(raw: Record<string, unknown>): Record<string, u
       delete out.column;
     } else {
       out.action = action;
+      // Peers send line and character with every operation; these actions take no position.
+      if (typeof action === "string" && POSITIONLESS.has(action) && "operation" in raw) {
+        delete out.line;
+        delete out.column;
+      }
     }
   }
   return out;

@@ -68,13 +68,18 @@ export async function resolvePosition(
 
 function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspGateError {
   const name = symbol.replace(/#\d+$/, "");
-  const near: number[] = [];
+  const candidates: number[] = [];
   for (let delta = 1; delta <= NEARBY_LINES; delta++) {
     for (const candidate of [line - delta, line + delta]) {
-      if (candidate < 1 || candidate > doc.lines.lineCount) continue;
-      if (findSymbolColumn(doc.lines.line(candidate - 1), name) !== undefined) near.push(candidate);
+      if (candidate >= 1 && candidate <= doc.lines.lineCount) candidates.push(candidate);
     }
   }
+  // The whole word first: `greet` in a comment's "greeting" is no place to send an agent.
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, "u");
+  const whole = candidates.filter((c) => word.test(doc.lines.line(c - 1)));
+  const near = whole.length
+    ? whole
+    : candidates.filter((c) => findSymbolColumn(doc.lines.line(c - 1), name) !== undefined);
   const hint = near.length
     ? ` It is on line ${near[0]}${near.length > 1 ? ` (also ${near.slice(1).join(", ")})` : ""}.`
     : "";
@@ -145,4 +150,8 @@ function wordAt(text: string, column: number): string | undefined {
   let end = column - 1;
   while (isWord(chars[end + 1])) end++;
   return chars.slice(start, end + 1).join("");
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -2,7 +2,7 @@ import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
-import { fromServerRange } from "../lsp/positions.ts";
+import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
@@ -155,9 +155,9 @@ function view(
   symbol: FlatSymbol,
   file: string,
   lines: TextLines | undefined,
-  encoding: "utf-8" | "utf-16" | "utf-32",
+  encoding: PositionEncoding,
 ): SymbolView {
-  const range = lines ? fromServerRange(lines, symbol.selection, encoding) : {
+  const range = lines ? nameRange(lines, symbol, encoding) : {
     line: symbol.selection.start.line + 1,
     column: symbol.selection.start.character + 1,
     endLine: symbol.range.end.line + 1,
@@ -177,4 +177,30 @@ function view(
   return result;
 }
 
-export { TextLines };
+/**
+ * Where the symbol's name is. Flat SymbolInformation (workspace search) gives the whole
+ * declaration's range, starting at `export function`: the name is looked up inside it, so the
+ * position fed back into the next request lands on the name.
+ */
+function nameRange(lines: TextLines, symbol: FlatSymbol, encoding: PositionEncoding) {
+  const range = fromServerRange(lines, symbol.selection, encoding);
+  const sameAsRange = symbol.selection.start.line === symbol.range.start.line &&
+    symbol.selection.start.character === symbol.range.start.character &&
+    symbol.selection.end.line === symbol.range.end.line;
+  if (!sameAsRange || !symbol.name) return range;
+  for (let line = range.line; line <= Math.min(range.endLine, range.line + 20); line++) {
+    const chars = [...lines.line(line - 1)];
+    const from = line === range.line ? range.column - 1 : 0;
+    const text = chars.slice(from).join("");
+    const found = text.indexOf(symbol.name);
+    if (found === -1) continue;
+    const column = from + [...text.slice(0, found)].length + 1;
+    return {
+      line,
+      column,
+      endLine: line,
+      endColumn: column + [...symbol.name].length,
+    };
+  }
+  return range;
+}

@@ -29,6 +29,12 @@ export interface ClientOptions {
    * it has published diagnostics).
    */
   readiness?: "immediate" | "progress";
+  /**
+   * The server publishes nothing when a changed file's diagnostics stay empty
+   * (typescript-language-server's FileDiagnostics.update): after a change to a clean file, a
+   * silence this long, with no work in progress, means "still clean".
+   */
+  stillCleanAfterMs?: number;
 }
 
 /** A pushed or pulled diagnostics set, raw from the server. */
@@ -82,6 +88,8 @@ export class LspClient {
   #progress = new Map<string | number, string>();
   #pushed = new Map<string, PushedDiagnostics>();
   #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
+  /** Whether a document's last push before its latest change was empty. */
+  #cleanBeforeChange = new Map<string, boolean>();
   #waiters = new Set<() => void>();
   #firstOpenAt?: number;
   #settled = false;
@@ -289,6 +297,8 @@ export class LspClient {
       });
       for (const old of this.documents.oldest(MAX_OPEN_DOCUMENTS)) await this.closeDocument(old);
     } else if (step.kind === "change") {
+      const before = this.#pushed.get(uri);
+      if (before) this.#cleanBeforeChange.set(uri, before.items.length === 0);
       this.#pushed.delete(uri);
       await this.notify("textDocument/didChange", {
         textDocument: { uri, version: step.doc.version },
@@ -363,11 +373,15 @@ export class LspClient {
     };
     // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
     // stops pushing: a registration arriving while we wait switches to pulling.
-    const arrived = await this.#waitFor(
-      () => current() !== undefined || this.pullsDiagnostics,
-      timeoutMs,
-      signal,
-    );
+    const heard = () => current() !== undefined || this.pullsDiagnostics;
+    const stillClean = this.options.stillCleanAfterMs;
+    if (stillClean !== undefined && this.#cleanBeforeChange.get(uri) === true) {
+      const first = await this.#waitFor(heard, Math.min(stillClean, timeoutMs), signal);
+      if (!first && this.#progress.size === 0 && !this.exitInfo && !signal?.aborted) {
+        return { status: "ok", items: [] };
+      }
+    }
+    const arrived = await this.#waitFor(heard, Math.max(1, deadline - performance.now()), signal);
     if (arrived && current() === undefined && this.pullsDiagnostics) {
       const left = Math.max(1, deadline - performance.now());
       return { status: "ok", items: await this.#pullDiagnostics(uri, left, signal) };

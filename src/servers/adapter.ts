@@ -44,6 +44,8 @@ export interface Adapter {
   env?: Record<string, string>;
   /** See ClientOptions.readiness. */
   readiness: "immediate" | "progress";
+  /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */
+  stillCleanAfterMs?: number;
   /** Paths under HOME the server writes caches to, made writable in the sandbox. */
   cacheDirs?: string[];
 }

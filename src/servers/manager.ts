@@ -273,6 +273,7 @@ export class ServerManager {
         startTimeoutMs: this.options.startTimeoutMs,
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
+        stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false

@@ -109,7 +109,10 @@ export function textOf(response: Success): string {
 /** `details.locations`, without the `approximate` flag of locations outside the workspace. */
 export function locationsOf(response: Success): Location[] {
   const locations = response.details.locations as Location[] | undefined;
-  assert.ok(Array.isArray(locations), `no details.locations in ${JSON.stringify(response.details)}`);
+  assert.ok(
+    Array.isArray(locations),
+    `no details.locations in ${JSON.stringify(response.details)}`,
+  );
   return locations;
 }
 

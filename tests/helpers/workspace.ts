@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type TextPosition, type TextSpan, locate, span, spanWithin } from "./locate.ts";
+import { locate, span, spanWithin, type TextPosition, type TextSpan } from "./locate.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
