@@ -1,8 +1,9 @@
 // `deno task test`: installs the language servers the tests need if they are missing, then runs
 // `deno test` with them on PATH. Extra arguments go to `deno test` (e.g. a file or --filter).
-import { ensureServers } from "./tools.ts";
+import { ensureServers, ensureTypeScript7 } from "./tools.ts";
 
 const path = await ensureServers();
+await ensureTypeScript7();
 const test = await new Deno.Command(Deno.execPath(), {
   args: ["test", "--allow-all", ...Deno.args],
   env: { PATH: path },

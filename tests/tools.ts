@@ -45,3 +45,25 @@ export async function ensureServers(): Promise<string> {
   }
   return path;
 }
+
+/** Folder holding `node_modules/typescript` 7.x (the native compiler and its `tsc --lsp`). */
+export const TS7_DIR = join(TOOLS_DIR, "ts7");
+
+/** Installs TypeScript 7 into `.lspgate/tools/ts7` when missing; returns its node_modules. */
+export async function ensureTypeScript7(): Promise<string> {
+  const modules = join(TS7_DIR, "node_modules");
+  try {
+    await Deno.stat(join(modules, ".bin", "tsc"));
+    return modules;
+  } catch {
+    // not installed yet
+  }
+  await Deno.mkdir(TS7_DIR, { recursive: true });
+  const npm = await new Deno.Command("npm", {
+    args: ["install", "--no-audit", "--no-fund", "--prefix", TS7_DIR, "typescript@7.0.2"],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!npm.success) throw new Error(`npm install typescript@7 failed (exit ${npm.code})`);
+  return modules;
+}
