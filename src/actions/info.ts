@@ -19,6 +19,8 @@ export interface ServerView {
   indexing?: string[];
   command?: string[];
   note?: string;
+  /** Resident memory of the server process in MiB, where /proc can be read. */
+  memoryMiB?: number;
   stderr?: string[];
 }
 
@@ -39,6 +41,8 @@ function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean
     view.uptimeMs = Date.now() - info.startedAt;
     view.openDocuments = info.openDocuments;
     view.indexing = info.indexing;
+    const memory = residentMiB(info.pid);
+    if (memory !== undefined) view.memoryMiB = memory;
     if (state.command.note) view.note = state.command.note;
     if (verbose) {
       view.command = state.command.command;
@@ -55,6 +59,17 @@ function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean
   return view;
 }
 
+/** VmRSS of a process, from /proc; undefined where /proc is unreadable (or not granted). */
+function residentMiB(pid: number): number | undefined {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function describe(view: ServerView): string {
   const facts = [
     view.state,
@@ -63,6 +78,7 @@ function describe(view: ServerView): string {
     view.uptimeMs !== undefined ? `up ${Math.round(view.uptimeMs / 1000)} s` : "",
     view.restarts ? `${view.restarts} restarts` : "",
     view.openDocuments !== undefined ? `${view.openDocuments} open documents` : "",
+    view.memoryMiB !== undefined ? `${view.memoryMiB} MiB` : "",
     view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
     view.note ?? "",
     view.reason ?? "",
