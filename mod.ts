@@ -20,5 +20,6 @@ export { main } from "./src/frontends/main.ts";
 import { main } from "./src/frontends/main.ts";
 
 if (import.meta.main) {
-  Deno.exitCode = await main(Deno.args);
+  // Exit explicitly: a thread stuck in the OS (a watcher blocked on a FIFO) must not keep us.
+  Deno.exit(await main(Deno.args));
 }

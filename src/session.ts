@@ -7,7 +7,7 @@ import { LspGateError, toLspGateError } from "./errors.ts";
 import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
-import { watchWorkspace } from "./servers/watcher.ts";
+import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import type { LspGateConfig } from "./config.ts";
 
 /** The id a caller gave a request: echoed in its response. */
@@ -47,7 +47,7 @@ const VERSION = "0.1.0";
 export class Session {
   readonly #inFlight = new Map<string, AbortController>();
   readonly facts: SessionFacts;
-  #watcher: { stop(): void; flush(): Promise<void> };
+  #watcher: WorkspaceWatcher;
 
   private constructor(
     readonly workspace: WorkspaceRoot,

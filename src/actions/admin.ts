@@ -96,7 +96,11 @@ function fileUris(value: unknown, found: string[] = []): string[] {
   } else if (Array.isArray(value)) {
     for (const item of value) fileUris(item, found);
   } else if (value && typeof value === "object") {
-    for (const item of Object.values(value)) fileUris(item, found);
+    // Keys too: WorkspaceEdit.changes is keyed by URI.
+    for (const [key, item] of Object.entries(value)) {
+      if (/^file:/i.test(key)) found.push(key);
+      fileUris(item, found);
+    }
   }
   return found;
 }

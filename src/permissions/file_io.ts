@@ -14,6 +14,8 @@ export async function readVerified(
   maxBytes: number,
   verify: (opened: Deno.FileInfo) => Promise<void>,
 ): Promise<Uint8Array> {
+  // Look before opening: opening a FIFO (or a device) blocks until someone writes to it.
+  if (!(await Deno.stat(path)).isFile) throw notAFile(path);
   const file = await Deno.open(path, { read: true });
   try {
     const info = await file.stat();

@@ -246,10 +246,14 @@ export class WorkspaceRoot {
       const link = await linkAt(first);
       if (link !== undefined) {
         // A dangling symlink: where it points decides, not where it sits.
-        if (hops >= MAX_LINK_HOPS) throw loop(input);
+        if (hops >= MAX_LINK_HOPS) {
+          throw this.isInside(real) ? loop(input) : this.#outside(input, lexical);
+        }
         const target = posix.resolve(real, link);
         return this.#realize(posix.join(target, ...rest.slice(1)), input, hops + 1);
       }
+      // Outside, say only that: what exists out there is none of the caller's business.
+      if (this.#ownerOf(real) === undefined) throw this.#outside(input, lexical);
       if (!(await Deno.stat(real)).isDirectory) {
         const message = `${show(input)} cannot exist: ${real} is a file, not a folder.`;
         throw new LspGateError("FILE_NOT_FOUND", message, { path: input });
@@ -296,7 +300,9 @@ export class WorkspaceRoot {
     const denied = error instanceof Deno.errors.NotCapable ||
       error instanceof Deno.errors.PermissionDenied;
     if (denied && !this.isInside(lexical)) return this.#outside(input, lexical);
-    if (error instanceof Deno.errors.FilesystemLoop) return loop(input);
+    if (error instanceof Deno.errors.FilesystemLoop) {
+      return this.isInside(lexical) ? loop(input) : this.#outside(input, lexical);
+    }
     if (error instanceof Deno.errors.PermissionDenied) {
       return new LspGateError(
         "PERMISSION_DENIED",
