@@ -45,13 +45,14 @@ export async function planEdit(
   encoding: PositionEncoding,
 ): Promise<EditPlan> {
   const plan: EditPlan = { files: [], operations: [], encoding };
-  const byUri = new Map<string, PlannedFile>();
+  const byPath = new Map<string, PlannedFile>();
   const addEdits = async (uri: string, edits: proto.TextEdit[]) => {
-    let file = byUri.get(uri);
+    const path = await context.workspace.resolveUri(uri, { access: "write" });
+    // Keyed by real path: two URIs (a symlink and its target) for one file are one file.
+    let file = byPath.get(path);
     if (!file) {
-      const path = await context.workspace.resolveUri(uri, { access: "write" });
       file = { path, uri, before: await context.workspace.readText(path), edits: [] };
-      byUri.set(uri, file);
+      byPath.set(path, file);
       plan.files.push(file);
     }
     file.edits.push(...edits.filter((e) => e && e.range && typeof e.newText === "string"));
@@ -64,18 +65,29 @@ export async function planEdit(
         change.edits.map((e) => ("newText" in e ? e : e) as proto.TextEdit),
       );
     } else if (change.kind === "create") {
-      plan.operations.push({
-        kind: "create",
-        path: await context.workspace.resolveUri(change.uri, { access: "write", mustExist: false }),
+      const path = await context.workspace.resolveUri(change.uri, {
+        access: "write",
+        mustExist: false,
       });
+      // An existing file is replaced only when the server says overwrite, as the protocol says.
+      if (await exists(path) && !change.options?.overwrite) {
+        if (change.options?.ignoreIfExists) continue;
+        throw existsConflict(context, path);
+      }
+      plan.operations.push({ kind: "create", path });
     } else if (change.kind === "rename") {
+      const target = await context.workspace.resolveUri(change.newUri, {
+        access: "write",
+        mustExist: false,
+      });
+      if (await exists(target) && !change.options?.overwrite) {
+        if (change.options?.ignoreIfExists) continue;
+        throw existsConflict(context, target);
+      }
       plan.operations.push({
         kind: "rename",
         path: await context.workspace.resolveUri(change.oldUri, { access: "write" }),
-        target: await context.workspace.resolveUri(change.newUri, {
-          access: "write",
-          mustExist: false,
-        }),
+        target,
       });
     } else if (change.kind === "delete") {
       plan.operations.push({
@@ -185,4 +197,22 @@ export function renderPlan(
     text: boundText(lines.join("\n")).text,
     details: { changes, files: changes.length, edits: editCount, applied },
   };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function existsConflict(context: ActionContext, path: string): LspGateError {
+  return new LspGateError(
+    "EDIT_CONFLICT",
+    `the edit would replace ${context.workspace.relative(path)}, which exists, without saying ` +
+      "overwrite; nothing was written.",
+    { file: context.workspace.relative(path) },
+  );
 }
