@@ -9,6 +9,7 @@ export const TEST_SERVERS = [
     bin: "typescript-language-server",
     packages: ["typescript-language-server@5.3.0", "typescript@5.9.3"],
   },
+  { bin: "biome", packages: ["@biomejs/biome@2.6.8"] },
 ];
 
 /** Folder the test servers are installed into when missing: `.lspgate/tools` in the project. */

@@ -103,16 +103,56 @@ function checkFile(
   minimum: number,
 ): Promise<FileDiagnostics> {
   return withDocument(context, file, async (doc) => {
-    await waitForProject(context, doc.client);
-    const raw = await doc.client.diagnostics(doc.uri, timeoutMs, context.signal);
-    if (raw.status === "timeout") {
-      return { file: doc.rel, status: "timeout", diagnostics: [], message: raw.reason };
+    // The language server and any linter servers configured for the file, asked together.
+    const linters = await context.manager.acquireLinters(doc.path, context.signal);
+    try {
+      const sources = [
+        { server: doc.server, client: doc.client, encoding: doc.encoding, uri: doc.uri },
+        ...linters.leases.map((l) => ({
+          server: l.pick.adapter.id,
+          client: l.client,
+          encoding: l.client.encoding,
+          uri: l.uri,
+        })),
+      ];
+      const results = await Promise.all(sources.map(async (source) => {
+        await waitForProject(context, source.client);
+        return {
+          source,
+          raw: await source.client.diagnostics(source.uri, timeoutMs, context.signal),
+        };
+      }));
+      const [primary, ...others] = results;
+      if (primary.raw.status === "timeout") {
+        return { file: doc.rel, status: "timeout", diagnostics: [], message: primary.raw.reason };
+      }
+      const notes = [
+        ...others.filter((r) => r.raw.status === "timeout").map((r) =>
+          `${r.source.server}: ${r.raw.reason}`
+        ),
+        ...linters.failures.map((f) => `${f.server}: ${f.error.code}: ${f.error.message}`),
+      ];
+      const seen = new Set<string>();
+      const diagnostics = results
+        .filter((r) => r.raw.status === "ok")
+        .flatMap((r) =>
+          r.raw.items.map((d) => view(d, doc.lines, r.source.encoding, r.source.server))
+        )
+        .filter((d) => severityRank(d.severity) <= minimum)
+        .filter((d) => {
+          // Two servers reporting the same thing at the same place say it once.
+          const key = `${d.line}:${d.column}:${d.endLine}:${d.endColumn}:${d.message}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+        .sort((a, b) => a.line - b.line || a.column - b.column);
+      const result: FileDiagnostics = { file: doc.rel, status: "ok", diagnostics };
+      if (notes.length) result.message = notes.join("; ");
+      return result;
+    } finally {
+      for (const lease of linters.leases) lease.release();
     }
-    const diagnostics = raw.items
-      .map((d) => view(d, doc.lines, doc.encoding))
-      .filter((d) => severityRank(d.severity) <= minimum)
-      .sort((a, b) => a.line - b.line || a.column - b.column);
-    return { file: doc.rel, status: "ok", diagnostics };
   });
 }
 
@@ -149,14 +189,20 @@ async function fileDiagnostics(
   }
 }
 
-function view(d: proto.Diagnostic, lines: TextLines, encoding: PositionEncoding): DiagnosticView {
+function view(
+  d: proto.Diagnostic,
+  lines: TextLines,
+  encoding: PositionEncoding,
+  server: string,
+): DiagnosticView {
   const range = fromServerRange(lines, d.range, encoding);
   const result: DiagnosticView = {
     ...range,
     severity: severityName(d.severity),
     message: String(d.message ?? ""),
+    // Which server said it matters once several speak for one file.
+    source: d.source || server,
   };
-  if (d.source) result.source = d.source;
   if (d.code !== undefined && d.code !== null) result.code = d.code;
   return result;
 }
@@ -173,17 +219,22 @@ function render(
       continue;
     }
     total += result.diagnostics.length;
+    const note = result.message ? `\n  (not heard from ${result.message})` : "";
     if (result.diagnostics.length === 0) {
-      if (options.single) parts.push(`${result.file}: no diagnostics${filterNote(options)}.`);
+      if (options.single) {
+        parts.push(`${result.file}: no diagnostics${filterNote(options)}.${note}`);
+      } else if (note) parts.push(`${result.file}: no diagnostics.${note}`);
       continue;
     }
     parts.push(`${result.file}: ${summary(result.diagnostics)}`);
     for (const d of result.diagnostics) {
-      const code = d.code !== undefined ? ` ${d.source ?? ""}${d.source ? " " : ""}${d.code}` : "";
+      const origin = [d.source, d.code].filter((x) => x !== undefined && x !== "").join(" ");
       parts.push(
-        `  ${d.line}:${d.column} ${d.severity}${code}: ${d.message.replace(/\n/g, "\n    ")}`,
+        `  ${d.line}:${d.column} ${d.severity}${origin ? ` ${origin}` : ""}: ` +
+          d.message.replace(/\n/g, "\n    "),
       );
     }
+    if (note) parts.push(note.slice(1));
   }
   if (!options.single) {
     const clean = results.filter((r) => r.status === "ok" && r.diagnostics.length === 0).length;

@@ -65,6 +65,7 @@ interface PushedDiagnostics {
 }
 
 const DIAGNOSTICS_QUIET_MS = 200;
+const EMPTY_PUSH_WAIT_MS = 500;
 const MAX_OPEN_DOCUMENTS = 200;
 /** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
 const HANG_LIMIT = 3;
@@ -394,6 +395,16 @@ export class LspClient {
       };
     }
     let pushed = current()!;
+    // Some servers (biome, pyright in push mode) first push an empty set for a fresh version and
+    // the real one moments later: an empty answer waits one quiet window for a second word.
+    if (pushed.version !== undefined && pushed.items.length === 0) {
+      await this.#waitFor(
+        () => (this.#pushed.get(uri)?.at ?? pushed.at) !== pushed.at,
+        Math.min(EMPTY_PUSH_WAIT_MS, Math.max(1, deadline - performance.now())),
+        signal,
+      );
+      pushed = current() ?? pushed;
+    }
     if (pushed.version === undefined) {
       // No version to match: let a burst of pushes (syntax, then semantic) settle.
       while (performance.now() < deadline) {

@@ -24,6 +24,12 @@ export interface AdapterContext {
 export interface Adapter {
   /** Stable id, used in config and output ("pyright"). */
   id: string;
+  /**
+   * "linter": a server that adds diagnostics beside a file's language server (merged into the
+   * diagnostics answer; navigation stays with the language server). It applies only where its
+   * marker (its config file) is found. Default: a language server.
+   */
+  kind?: "language" | "linter";
   /** File extensions (with the dot) and the language id each one has. */
   languages: Record<string, string>;
   /** Files whose folder is a project root, nearest first wins. */

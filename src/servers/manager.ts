@@ -4,7 +4,7 @@ import { type ClientOptions, LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
-import { type Pick, pickAdapter } from "./pick.ts";
+import { type Pick, pickAdapter, pickLinters } from "./pick.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
@@ -113,12 +113,41 @@ export class ServerManager {
       throw new LspGateError(
         "NO_SERVER",
         `No language server handles ${extensionOf(file)} files. Known: ${
-          this.options.adapters.map((a) => `${a.id} (${Object.keys(a.languages).join(" ")})`)
-            .join(", ")
+          this.options.adapters.filter((a) => a.kind !== "linter")
+            .map((a) => `${a.id} (${Object.keys(a.languages).join(" ")})`).join(", ")
         }.`,
         { file },
       );
     }
+    return await this.#lease(pick, file, signal);
+  }
+
+  /**
+   * The linter servers configured for `file` (a linter adapter applies where its marker is, e.g.
+   * biome.json), each synced; ones that fail to start are reported, not thrown.
+   */
+  async acquireLinters(
+    file: string,
+    signal?: AbortSignal,
+  ): Promise<{ leases: Lease[]; failures: { server: string; error: LspGateError }[] }> {
+    const adapters = this.options.adapters.filter((a) =>
+      !this.options.serverConfig?.[a.id]?.disabled
+    );
+    const picks = await pickLinters(file, this.options.workspace, adapters);
+    const leases: Lease[] = [];
+    const failures: { server: string; error: LspGateError }[] = [];
+    await Promise.all(picks.map(async (pick) => {
+      try {
+        leases.push(await this.#lease(pick, file, signal));
+      } catch (error) {
+        failures.push({ server: pick.adapter.id, error: toLspGateError(error) });
+      }
+    }));
+    return { leases, failures };
+  }
+
+  async #lease(pick: Pick, file: string, signal?: AbortSignal): Promise<Lease> {
+    if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
     const entry = this.#entry(pick.adapter, pick.root);
     entry.inFlight++;
     entry.lastUsed = Date.now();

@@ -19,7 +19,9 @@ export async function pickAdapter(
   adapters: readonly Adapter[],
 ): Promise<Pick | undefined> {
   const extension = extname(file).toLowerCase();
-  const candidates = adapters.filter((adapter) => extension in adapter.languages);
+  const candidates = adapters.filter((adapter) =>
+    extension in adapter.languages && adapter.kind !== "linter"
+  );
   if (candidates.length === 0) return undefined;
   let best: { adapter: Adapter; root: string; depth: number } | undefined;
   for (const adapter of candidates) {
@@ -31,6 +33,25 @@ export async function pickAdapter(
   }
   if (!best) return undefined;
   return { adapter: best.adapter, root: best.root, languageId: best.adapter.languages[extension] };
+}
+
+/**
+ * The linter servers for a file: each linter adapter that handles its extension and whose marker
+ * (its config file, e.g. biome.json) is found above it. A linter is never a fallback.
+ */
+export async function pickLinters(
+  file: string,
+  workspace: string,
+  adapters: readonly Adapter[],
+): Promise<Pick[]> {
+  const extension = extname(file).toLowerCase();
+  const picks: Pick[] = [];
+  for (const adapter of adapters) {
+    if (adapter.kind !== "linter" || !(extension in adapter.languages)) continue;
+    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers);
+    if (root !== undefined) picks.push({ adapter, root, languageId: adapter.languages[extension] });
+  }
+  return picks;
 }
 
 /** The nearest folder from `dir` up to `workspace` that holds one of `markers`. */

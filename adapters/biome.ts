@@ -1,0 +1,48 @@
+import { dirname } from "node:path";
+import type { Adapter } from "../src/servers/adapter.ts";
+import { findBinary, realPath } from "../src/servers/find_binary.ts";
+import { LspGateError } from "../src/errors.ts";
+
+/**
+ * Biome, as a linter beside the language server, for projects that configure it (biome.json):
+ * its lint diagnostics are merged into `diagnostics`. It negotiates UTF-8 positions.
+ */
+export const biomeAdapter: Adapter = {
+  id: "biome",
+  kind: "linter",
+  languages: {
+    ".ts": "typescript",
+    ".tsx": "typescriptreact",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".js": "javascript",
+    ".jsx": "javascriptreact",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".json": "json",
+    ".jsonc": "jsonc",
+    ".css": "css",
+  },
+  rootMarkers: ["biome.json", "biome.jsonc"],
+  priority: 0,
+  installHint:
+    "Install Biome: `npm install -D @biomejs/biome` (or `npm install -g @biomejs/biome`).",
+  readiness: "immediate",
+  async resolve({ root, workspace, configuredCommand }) {
+    if (configuredCommand) return { command: configuredCommand };
+    const found = await findBinary("biome", { root, workspace });
+    if (!found) {
+      throw new LspGateError(
+        "SERVER_NOT_INSTALLED",
+        `biome was not found in node_modules/.bin or on PATH. ${this.installHint}`,
+        { server: "biome" },
+      );
+    }
+    // `lsp-proxy` starts (or joins) Biome's daemon, which stops with its last client.
+    // <modules>/@biomejs/biome/bin/biome runs the binary of <modules>/@biomejs/cli-<platform>.
+    return {
+      command: [found, "lsp-proxy"],
+      installDir: dirname(dirname(dirname(await realPath(found)))),
+    };
+  },
+};
