@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
-import { pickAdapter } from "./pick.ts";
+import { pickAdapter, pickLinters } from "./pick.ts";
 
 async function tree(files: Record<string, string>): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-pick-" }));
@@ -47,6 +47,24 @@ Deno.test("pickAdapter() prefers deno for a folder with deno.json, and as the de
     assert.deepEqual([loose?.adapter.id, loose?.root], ["deno", root]);
     assert.deepEqual([py?.adapter.id, py?.root, py?.languageId], ["pyright", root, "python"]);
     assert.equal(await pickAdapter(join(root, "notes.txt"), root, ADAPTERS), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pickLinters() adds a linter only where its config is found; it is never the primary", async () => {
+  const root = await tree({
+    "app/deno.json": "{}",
+    "app/biome.json": "{}",
+    "app/a.ts": "",
+    "lib/b.ts": "",
+  });
+  try {
+    const primary = await pickAdapter(join(root, "app/a.ts"), root, ADAPTERS);
+    assert.equal(primary?.adapter.id, "deno");
+    const linters = await pickLinters(join(root, "app/a.ts"), root, ADAPTERS);
+    assert.deepEqual(linters.map((p) => [p.adapter.id, p.root]), [["biome", join(root, "app")]]);
+    assert.deepEqual(await pickLinters(join(root, "lib/b.ts"), root, ADAPTERS), []);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
