@@ -17,6 +17,7 @@ import {
 } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { applyPlan, planEdit, renderPlan } from "./workspace_edit.ts";
+import { pathExists } from "../fs.ts";
 
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
 
@@ -71,7 +72,7 @@ const renameFileAction = defineAction({
         mustExist: false,
         access: "write",
       });
-      if (await exists(target)) {
+      if (await pathExists(target)) {
         throw new LspGateError(
           "INVALID_INPUT",
           `${context.workspace.relative(target)} already exists; choose another destination.`,
@@ -225,15 +226,6 @@ const codeActionsAction = defineAction({
       return { text: boundText(rendered.text).text, details: rendered.details };
     }),
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** rename, rename_file, format, code_actions: read-only previews, writes with apply. */
 export const editActions: ActionDef[] = [

@@ -2,20 +2,11 @@ import type * as proto from "vscode-languageserver-protocol";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
+import type { LocationView } from "../format/locations.ts";
 import type { ActionContext } from "./types.ts";
 
 /** A location as agents read it: 1-based code points, `file` workspace-relative when inside. */
-export interface AgentLocation {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  /** Source lines around the location (only for files the tool may read). */
-  context?: { line: number; text: string }[];
-  /** True when columns could not be converted exactly (a file outside the readable roots). */
-  approximate?: boolean;
-}
+export type AgentLocation = LocationView;
 
 /** Reads files for locations once per answer, through the workspace boundary. */
 export class FileCache {

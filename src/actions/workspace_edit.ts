@@ -5,6 +5,7 @@ import { applyEdits, fromServerRange, type PositionEncoding } from "../lsp/posit
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { ActionContext } from "./types.ts";
+import { pathExists } from "../fs.ts";
 
 /** One file's edits as `details.changes` shows them. */
 export interface FileChangeView {
@@ -70,7 +71,7 @@ export async function planEdit(
         mustExist: false,
       });
       // An existing file is replaced only when the server says overwrite, as the protocol says.
-      if (await exists(path) && !change.options?.overwrite) {
+      if (await pathExists(path) && !change.options?.overwrite) {
         if (change.options?.ignoreIfExists) continue;
         throw existsConflict(context, path);
       }
@@ -80,7 +81,7 @@ export async function planEdit(
         access: "write",
         mustExist: false,
       });
-      if (await exists(target) && !change.options?.overwrite) {
+      if (await pathExists(target) && !change.options?.overwrite) {
         if (change.options?.ignoreIfExists) continue;
         throw existsConflict(context, target);
       }
@@ -197,15 +198,6 @@ export function renderPlan(
     text: boundText(lines.join("\n")).text,
     details: { changes, files: changes.length, edits: editCount, applied },
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function existsConflict(context: ActionContext, path: string): LspGateError {

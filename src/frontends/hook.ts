@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { toLspGateError } from "../errors.ts";
+import type { DiagnosticView, FileDiagnostics } from "../actions/diagnostics.ts";
 import type { Session } from "../session.ts";
 
 /** Options of runHook(). */
@@ -8,23 +9,8 @@ export interface HookOptions {
   stdin?: ReadableStream<Uint8Array>;
 }
 
-/** One diagnostic as `diagnostics` reports it in `details.files[].diagnostics`. */
-interface Diagnostic {
-  line: number;
-  column: number;
-  severity: string;
-  message: string;
-  source?: string;
-  code?: string | number;
-}
-
-/** One file's result in `details.files`. */
-interface FileResult {
-  file: string;
-  status: "ok" | "timeout" | "unsupported" | "error";
-  diagnostics: Diagnostic[];
-  message?: string;
-}
+type Diagnostic = DiagnosticView;
+type FileResult = FileDiagnostics;
 
 const MAX_FILES_PER_REQUEST = 64;
 const MAX_REPORT_LINES = 60;

@@ -1,5 +1,6 @@
 import { dirname, extname, join } from "node:path";
 import type { Adapter } from "./adapter.ts";
+import { pathExists } from "../fs.ts";
 
 /** The adapter chosen for a file, the project root it serves, and the file's language id. */
 export interface Pick {
@@ -62,19 +63,10 @@ export async function nearestMarker(
 ): Promise<string | undefined> {
   for (let current = dir;; current = dirname(current)) {
     for (const marker of markers) {
-      if (await exists(join(current, marker))) return current;
+      if (await pathExists(join(current, marker))) return current;
     }
     if (current === workspace || current === dirname(current) || !current.startsWith(workspace)) {
       return undefined;
     }
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
