@@ -26,7 +26,6 @@ export const denoAdapter: Adapter = {
   settings: { deno: settings },
   // The upgrade check reaches the network, which a sandbox has not.
   env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-  cacheDirs: [".cache/deno"],
   async resolve({ configuredCommand }) {
     if (configuredCommand) return { command: configuredCommand };
     // Running under Deno, the binary running us is a deno; a `deno compile` binary is not.

@@ -28,7 +28,6 @@ export const pyrightAdapter: Adapter = {
     },
     pyright: {},
   },
-  cacheDirs: [".cache"],
   async resolve({ root, workspace, configuredCommand }) {
     if (configuredCommand) return { command: configuredCommand };
     for (const name of ["pyright-langserver", "basedpyright-langserver"]) {

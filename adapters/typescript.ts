@@ -40,7 +40,6 @@ export const typescriptAdapter: Adapter = {
   settings: {
     formattingOptions: { tabSize: 2, insertSpaces: true },
   },
-  cacheDirs: [".cache/typescript"],
   async resolve({ root, workspace, configuredCommand }): Promise<ServerCommand> {
     if (configuredCommand) return { command: configuredCommand };
     const project = await findPackage("typescript", root, workspace);

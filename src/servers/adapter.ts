@@ -52,6 +52,4 @@ export interface Adapter {
   readiness: "immediate" | "progress";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */
   stillCleanAfterMs?: number;
-  /** Paths under HOME the server writes caches to, made writable in the sandbox. */
-  cacheDirs?: string[];
 }
