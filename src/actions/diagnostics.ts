@@ -75,8 +75,10 @@ async function expandTargets(
   const file = input.file!;
   const isGlob = file === "*" || /[*?[{]/.test(file);
   if (!isGlob) return { targets: [file], truncated: false, single: true };
+  // Files a language server handles; a linter alone (biome on .json) does not make a target.
   const extensions = new Set(
-    context.manager.options.adapters.flatMap((a) => Object.keys(a.languages)),
+    context.manager.options.adapters.filter((a) => a.kind !== "linter")
+      .flatMap((a) => Object.keys(a.languages)),
   );
   const pattern = file === "*" ? "**/*" : file;
   const limit = file === "*" ? MAX_WORKSPACE_FILES : MAX_FILES;

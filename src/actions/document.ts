@@ -41,6 +41,23 @@ export async function withDocument<T>(
   fn: (doc: QueryDocument) => Promise<T>,
 ): Promise<T> {
   const path = await resolveFile(context, file);
+  try {
+    return await onLease(context, path, fn);
+  } catch (error) {
+    // A server that died before this request reached it (killed between two queries, noticed a
+    // few ms late) is restarted and asked once more; one that died while answering is not.
+    const deadOnArrival = error instanceof LspGateError && error.code === "SERVER_EXITED" &&
+      (error.data?.diedBeforeLease === true || error.data?.notSent === true);
+    if (!deadOnArrival) throw error;
+    return await onLease(context, path, fn);
+  }
+}
+
+async function onLease<T>(
+  context: ActionContext,
+  path: WorkspacePath,
+  fn: (doc: QueryDocument) => Promise<T>,
+): Promise<T> {
   const lease = await context.manager.acquire(path, context.signal);
   try {
     const doc: QueryDocument = {

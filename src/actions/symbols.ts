@@ -3,7 +3,7 @@ import { z } from "zod";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
-import { TextLines } from "../lsp/text_lines.ts";
+import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
 import { FileCache } from "./locate.ts";
@@ -87,7 +87,7 @@ function outline(context: ActionContext, input: { file: string; query?: string }
 }
 
 async function workspaceSymbols(context: ActionContext, query: string) {
-  const servers = await workspaceServers(context);
+  const { servers, capped } = await workspaceServers(context);
   if (servers.length === 0) {
     return {
       text: "No language server handles any file in this workspace, so there is nothing to search.",
@@ -95,7 +95,9 @@ async function workspaceSymbols(context: ActionContext, query: string) {
     };
   }
   const views: SymbolView[] = [];
-  const notes: string[] = [];
+  const notes: string[] = capped
+    ? ["Only the first 8 projects were searched; search from a file for the others."]
+    : [];
   const files = new FileCache(context);
   let ready = true;
   for (const server of servers) {

@@ -63,6 +63,11 @@ export class JsonRpcConnection {
     this.closed = new Promise((resolve) => this.#resolveClosed = resolve);
   }
 
+  /** True once the connection is closed (nothing more can be sent). */
+  get isClosed(): boolean {
+    return this.#closeReason !== undefined;
+  }
+
   /** Starts reading messages from the peer. */
   listen(): void {
     if (this.#reader || this.#closeReason !== undefined) return;
@@ -108,8 +113,14 @@ export class JsonRpcConnection {
           options.signal?.removeEventListener("abort", onAbort);
         },
       });
-      // A failed write closes the connection, which rejects this request.
-      this.#write(frame).catch(() => {});
+      // A failed write closes the connection; this request never reached the peer, and says so
+      // (data.notSent) so a caller may ask a restarted peer without asking twice.
+      this.#write(frame, (reason) => {
+        const error = this.#closedError(method, reason);
+        this.#take(id)?.reject(
+          new LspGateError(error.code, error.message, { ...error.data, notSent: true }),
+        );
+      }).catch(() => {});
     });
   }
 
@@ -241,14 +252,16 @@ export class JsonRpcConnection {
     return pending;
   }
 
-  #write(frame: Uint8Array): Promise<void> {
+  #write(frame: Uint8Array, onFail?: (reason: string) => void): Promise<void> {
     this.#writer ??= this.#transport.writable.getWriter();
     const writer = this.#writer;
     const written = this.#writeChain.then(() => writer.write(frame));
     // A broken pipe closes the connection instead of crashing the process.
-    this.#writeChain = written.catch((error) =>
-      this.#shutdown(`write failed: ${errorMessage(error)}`)
-    );
+    this.#writeChain = written.catch((error) => {
+      const reason = `write failed: ${errorMessage(error)}`;
+      onFail?.(reason);
+      this.#shutdown(reason);
+    });
     return written;
   }
 
@@ -283,17 +296,9 @@ export class JsonRpcConnection {
     }).catch(() => {});
   }
 
-  #closedError(method?: string): LspGateError {
-    const data = {
-      reason: this.#closeReason,
-      method,
-      connection: this.#options.name,
-    };
-    return new LspGateError(
-      "SERVER_EXITED",
-      `connection closed: ${this.#closeReason}`,
-      data,
-    );
+  #closedError(method?: string, reason = this.#closeReason): LspGateError {
+    const data = { reason, method, connection: this.#options.name };
+    return new LspGateError("SERVER_EXITED", `connection closed: ${reason}`, data);
   }
 }
 

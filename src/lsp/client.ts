@@ -6,6 +6,7 @@ import { DocumentStore, type OpenDocument } from "./documents.ts";
 import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
 import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
+import type { ExitInfo } from "./server_client.ts";
 
 /** How to start and talk to one language server. */
 export interface ClientOptions {
@@ -81,7 +82,7 @@ export class LspClient {
   serverVersion?: string;
   readonly startedAt = Date.now();
   /** How the process ended; `reason` is set when lspgate killed it for misbehaving. */
-  exitInfo?: { code: number; signal: string | null; stderr: string[]; reason?: string };
+  exitInfo?: ExitInfo;
 
   #connection: JsonRpcConnection;
   #process: ServerProcess;
@@ -220,14 +221,19 @@ export class LspClient {
   }
 
   /** Sends a request; errors come back as LspGateError (TIMEOUT, CANCELLED, LSP_ERROR, SERVER_EXITED). */
-  request<R = unknown>(
+  async request<R = unknown>(
     method: string,
     params: unknown,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<R> {
-    if (this.exitInfo) return Promise.reject(this.#exitedError());
+    // Gone before we asked (killed between two queries, its exit not yet fully handled): the
+    // request never reaches it, and the caller may ask a restarted server.
+    if (this.exitInfo || !this.#process.alive || this.#connection.isClosed) {
+      throw notSent(this.#exitedError());
+    }
     const sentAt = performance.now();
-    return this.#connection.sendRequest<R>(method, params, {
+    const closedBeforeSending = this.#connection.isClosed;
+    return await this.#connection.sendRequest<R>(method, params, {
       timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
       signal: options.signal,
     }).then((result) => {
@@ -237,7 +243,10 @@ export class LspClient {
       if (!(error instanceof LspGateError)) throw error;
       if (error.code === "LSP_ERROR") this.#heard();
       if (error.code === "TIMEOUT") this.#timedOut(sentAt);
-      if (error.code === "SERVER_EXITED") throw await this.#whyClosed(error);
+      if (error.code === "SERVER_EXITED") {
+        const why = await this.#whyClosed(error);
+        throw closedBeforeSending || error.data?.notSent === true ? notSent(why) : why;
+      }
       throw error;
     });
   }
@@ -605,4 +614,12 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener("abort", done);
   });
+}
+
+/**
+ * Marks a SERVER_EXITED error for a request the server never received (it was dead already), so
+ * the caller may restart it and ask again without risking a request that crashes it twice.
+ */
+function notSent(error: LspGateError): LspGateError {
+  return new LspGateError(error.code, error.message, { ...error.data, notSent: true });
 }

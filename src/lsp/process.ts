@@ -14,7 +14,10 @@ export interface ServerProcess {
   readonly stdin: WritableStream<Uint8Array>;
   readonly stdout: ReadableStream<Uint8Array>;
   /** Resolves with the exit code (or signal) once the process is gone. */
-  readonly exited: Promise<{ code: number; signal: string | null }>;
+  /** `diedAt` is Date.now() when the process was seen gone, before its stderr was drained. */
+  readonly exited: Promise<{ code: number; signal: string | null; diedAt: number }>;
+  /** False as soon as the process is seen gone (before its stderr is drained and `exited` resolves). */
+  readonly alive: boolean;
   /** The last lines the server wrote to stderr, for error messages and `status`. */
   stderrTail(lines?: number): string[];
   /** Kills the process and, where possible, its process group. */
@@ -72,16 +75,20 @@ export function spawnServer(spec: ProcessSpec, installHint: string): ServerProce
   let running = true;
   const exited = child.status.then(async (status) => {
     running = false;
+    const diedAt = Date.now();
     // Helpers left behind in the server's group die with it.
     signalGroup(pid, "SIGKILL");
     let timer: ReturnType<typeof setTimeout> | undefined;
     const drained = new Promise<void>((resolve) => timer = setTimeout(resolve, STDERR_DRAIN_MS));
     await Promise.race([stderrDone, drained]);
     clearTimeout(timer);
-    return { code: status.code, signal: status.signal ?? null };
+    return { code: status.code, signal: status.signal ?? null, diedAt };
   });
   return {
     pid,
+    get alive() {
+      return running;
+    },
     stdin: child.stdin,
     stdout: child.stdout,
     exited,

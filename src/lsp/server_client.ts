@@ -7,6 +7,8 @@ import type { PositionEncoding } from "./positions.ts";
 export interface ExitInfo {
   code: number;
   signal: string | null;
+  /** Date.now() when the process was seen gone. */
+  diedAt?: number;
   stderr: string[];
   /** Set when lspgate killed the server for misbehaving (e.g. it stopped answering). */
   reason?: string;

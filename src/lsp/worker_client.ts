@@ -27,6 +27,8 @@ interface Pending {
 }
 
 const WORKER_URL = new URL("./client_worker.ts", import.meta.url);
+/** How long a Worker whose server exited waits for its last answers before it is ended. */
+const RETIRE_AFTER_EXIT_MS = 3000;
 
 /**
  * An LspClient running in its own Worker, whose Deno permissions are narrowed to `scope`: it may
@@ -40,6 +42,7 @@ export class WorkerClient implements ServerClient {
   #exitHandlers: ((info: ExitInfo) => void)[] = [];
   #documents = new Map<string, OpenDocument>();
   #terminated = false;
+  #retireTimer?: ReturnType<typeof setTimeout>;
   exitInfo?: ExitInfo;
 
   private constructor(readonly options: ClientOptions, worker: Worker) {
@@ -115,10 +118,15 @@ export class WorkerClient implements ServerClient {
       this.#pending.delete(message.id);
       if (message.type === "result") pending?.resolve(message.value);
       else pending?.reject(fromWire(message.error));
+      if (this.exitInfo && this.#pending.size === 0) this.#retire();
     } else if (message.type === "exit") {
       this.exitInfo = message.info;
       // Helpers the server started (tsserver, daemons) share its process group.
       this.#signalGroup("SIGKILL");
+      // The Worker has nothing left to do once the answers in flight (errors, sent after this
+      // message) are in; a Worker left running would keep the process alive.
+      if (this.#pending.size === 0) this.#retire();
+      else this.#retireTimer = setTimeout(() => this.#retire(), RETIRE_AFTER_EXIT_MS);
       for (const handler of this.#exitHandlers) handler(message.info);
     }
   }
@@ -160,6 +168,21 @@ export class WorkerClient implements ServerClient {
   #failAll(error: LspGateError) {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
+  }
+
+  /** Ends the Worker of a server that exited, failing whatever is still waiting. */
+  #retire() {
+    clearTimeout(this.#retireTimer);
+    this.#terminate();
+    const info = this.exitInfo;
+    this.#failAll(
+      new LspGateError(
+        "SERVER_EXITED",
+        `${this.options.serverName} exited` +
+          (info ? (info.signal ? ` (killed by ${info.signal})` : ` with code ${info.code}`) : ""),
+        { server: this.options.serverName, stderr: info?.stderr ?? [] },
+      ),
+    );
   }
 
   #terminate() {

@@ -42,6 +42,8 @@ export interface Lease {
   /** The file's URI and the text the server now has. */
   uri: string;
   text: string;
+  /** Date.now() when the lease was handed out. */
+  leasedAt: number;
   release(): void;
 }
 
@@ -158,15 +160,20 @@ export class ServerManager {
       entry.inFlight--;
       entry.lastUsed = Date.now();
     };
+    // A server already running when we came may have died unnoticed (killed between queries).
+    const wasRunning = entry.state.kind === "running";
     try {
       const client = await this.#clientOf(entry);
       signal?.throwIfAborted();
       await this.#refreshOpenDocuments(entry, client, file);
       const { uri, text } = await this.syncFile(entry, client, file, pick.languageId);
-      return { entry, client, pick, uri, text, release };
+      return { entry, client, pick, uri, text, leasedAt: Date.now(), release };
     } catch (error) {
       release();
       if (signal?.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
+      if (wasRunning && error instanceof LspGateError && error.code === "SERVER_EXITED") {
+        throw new LspGateError(error.code, error.message, { ...error.data, diedBeforeLease: true });
+      }
       throw error;
     }
   }

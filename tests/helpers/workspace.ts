@@ -5,7 +5,7 @@ import { locate, span, spanWithin, type TextPosition, type TextSpan } from "./lo
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 /** The fixture workspaces under tests/fixtures/. */
-export type FixtureName = "deno" | "typescript" | "python";
+export type FixtureName = "deno" | "typescript" | "python" | "monorepo" | "errors";
 
 /** A fixture copied to a fresh temporary folder, with text-match helpers over its files. */
 export class TempWorkspace implements AsyncDisposable {

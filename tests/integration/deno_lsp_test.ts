@@ -490,7 +490,7 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
       );
       assert.deepEqual(
         (servers.details.adapters as { id: string }[]).map((a) => a.id).sort(),
-        ["deno", "pyright", "typescript"],
+        ["biome", "deno", "pyright", "typescript"],
       );
 
       const capabilities = await h.ok({ action: "capabilities", file: MAIN });
