@@ -18,8 +18,12 @@ export { ACTIONS } from "./src/actions/table.ts";
 export { main } from "./src/frontends/main.ts";
 
 import { main } from "./src/frontends/main.ts";
+import { inWorker, serveWorker } from "./src/worker_entry.ts";
 
-if (import.meta.main) {
+if (inWorker()) {
+  // Only in a `deno bundle` artifact: the bundle is also the entry point of lspgate's Workers.
+  serveWorker();
+} else if (import.meta.main) {
   // Exit explicitly: a thread stuck in the OS (a watcher blocked on a FIFO) must not keep us.
   Deno.exit(await main(Deno.args));
 }

@@ -1,5 +1,5 @@
 /// <reference lib="deno.worker" />
-// The Worker side of WorkerClient: one LspClient per Worker, whose Deno permissions the main
+// The Worker side of WorkerClient (started through worker_entry.ts): one LspClient per Worker, whose Deno permissions the main
 // thread narrowed to what this one server needs (run: its binary; no read, write or net).
 import { toLspGateError } from "../errors.ts";
 import { LspClient } from "./client.ts";
@@ -73,34 +73,37 @@ async function call(c: LspClient, message: Extract<ToWorker, { type: "call" }>) 
   }
 }
 
-self.onmessage = async (event: MessageEvent<ToWorker>) => {
-  const message = event.data;
-  switch (message.type) {
-    case "start":
-      try {
-        client = await LspClient.start(message.options);
-        client.onExit((info) => post({ type: "exit", info }));
-        post({ type: "started", snapshot: snapshot(client) });
-      } catch (error) {
-        post({ type: "startFailed", error: wire(error) });
-      }
-      break;
-    case "call":
-      if (!client) {
-        post({
-          type: "error",
-          id: message.id,
-          error: { code: "INTERNAL", message: "not started" },
-        });
-      } else {
-        call(client, message);
-      }
-      break;
-    case "cancel":
-      cancels.get(message.id)?.abort();
-      break;
-    case "kill":
-      client?.kill(message.signal);
-      break;
-  }
-};
+/** Serves one LspClient to the thread that started this Worker (see WorkerClient). */
+export function serveClientWorker(): void {
+  self.onmessage = async (event: MessageEvent<ToWorker>) => {
+    const message = event.data;
+    switch (message.type) {
+      case "start":
+        try {
+          client = await LspClient.start(message.options);
+          client.onExit((info) => post({ type: "exit", info }));
+          post({ type: "started", snapshot: snapshot(client) });
+        } catch (error) {
+          post({ type: "startFailed", error: wire(error) });
+        }
+        break;
+      case "call":
+        if (!client) {
+          post({
+            type: "error",
+            id: message.id,
+            error: { code: "INTERNAL", message: "not started" },
+          });
+        } else {
+          call(client, message);
+        }
+        break;
+      case "cancel":
+        cancels.get(message.id)?.abort();
+        break;
+      case "kill":
+        client?.kill(message.signal);
+        break;
+    }
+  };
+}

@@ -1,5 +1,6 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
+import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
 import type { ClientInfo, ClientOptions, RawDiagnostics } from "./client.ts";
 import type { OpenDocument } from "./documents.ts";
 import { supportsMethod } from "./methods.ts";
@@ -26,7 +27,6 @@ interface Pending {
   reject(error: LspGateError): void;
 }
 
-const WORKER_URL = new URL("./client_worker.ts", import.meta.url);
 /** How long a Worker whose server exited waits for its last answers before it is ended. */
 const RETIRE_AFTER_EXIT_MS = 3000;
 
@@ -53,9 +53,9 @@ export class WorkerClient implements ServerClient {
   static start(options: ClientOptions, scope: WorkerScope): Promise<WorkerClient> {
     let worker: Worker;
     try {
-      worker = new Worker(WORKER_URL, {
+      worker = new Worker(workerUrl(), {
         type: "module",
-        name: `lspgate ${options.serverName}`,
+        name: `${WORKER_NAMES.client} ${options.serverName}`,
         deno: {
           permissions: {
             read: scope.read?.length ? scope.read : false,

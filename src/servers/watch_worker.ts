@@ -1,5 +1,5 @@
 /// <reference lib="deno.worker" />
-// Runs Deno.watchFs for watcher.ts in a Worker of its own (read access to the root only): once
+// Runs Deno.watchFs for watcher.ts in a Worker of its own (started through worker_entry.ts) (read access to the root only): once
 // any process opens a FIFO in the workspace, Deno's watcher thread blocks opening it too, and
 // closing such a watcher blocks the thread that closes it. Here that thread is one lspgate can
 // abandon (terminate) instead of its main thread.
@@ -46,13 +46,16 @@ async function watch(root: string) {
   }
 }
 
-self.onmessage = (
-  event: MessageEvent<{ type: "start"; root: string } | { type: "flush"; id: number }>,
-) => {
-  const message = event.data;
-  if (message.type === "start") watch(message.root);
-  else {
-    flush();
-    self.postMessage({ type: "flushed", id: message.id });
-  }
-};
+/** Serves the workspace watcher to the thread that started this Worker (see watcher.ts). */
+export function serveWatchWorker(): void {
+  self.onmessage = (
+    event: MessageEvent<{ type: "start"; root: string } | { type: "flush"; id: number }>,
+  ) => {
+    const message = event.data;
+    if (message.type === "start") watch(message.root);
+    else {
+      flush();
+      self.postMessage({ type: "flushed", id: message.id });
+    }
+  };
+}

@@ -1,3 +1,5 @@
+import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
+
 /** A change to a file on disk, as `workspace/didChangeWatchedFiles` counts them. */
 export interface FileChange {
   path: string;
@@ -25,9 +27,9 @@ export function watchWorkspace(
   root: string,
   onChanges: (changes: FileChange[]) => Promise<void>,
 ): WorkspaceWatcher {
-  const worker = new Worker(new URL("./watch_worker.ts", import.meta.url), {
+  const worker = new Worker(workerUrl(), {
     type: "module",
-    name: "lspgate watcher",
+    name: WORKER_NAMES.watcher,
     deno: {
       permissions: {
         read: [root],

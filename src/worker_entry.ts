@@ -1,0 +1,32 @@
+/// <reference lib="deno.worker" />
+// The one entry point of lspgate's Workers; the Worker's name says which it is. In a `deno bundle`
+// artifact the bundle itself is the entry (mod.ts calls serveWorker() when it finds itself in a
+// Worker), so one file is all that ships.
+import { serveClientWorker } from "./lsp/client_worker.ts";
+import { serveWatchWorker } from "./servers/watch_worker.ts";
+
+/** Name prefixes that tell a Worker what to serve. */
+export const WORKER_NAMES = { client: "lspgate client", watcher: "lspgate watcher" } as const;
+
+/** True when this code runs inside a Worker rather than as the main program. */
+export function inWorker(): boolean {
+  const scope = (globalThis as { WorkerGlobalScope?: new () => unknown }).WorkerGlobalScope;
+  return scope !== undefined && globalThis instanceof scope;
+}
+
+/** Starts the service this Worker was created for. */
+export function serveWorker(): void {
+  if (self.name.startsWith(WORKER_NAMES.watcher)) serveWatchWorker();
+  else serveClientWorker();
+}
+
+/**
+ * The module to start Workers from: this file when running from source, the bundle itself when
+ * running as one bundled file (where every module shares the bundle's URL).
+ */
+export function workerUrl(): URL {
+  const here = new URL(import.meta.url);
+  return here.pathname.endsWith("/worker_entry.ts") ? here : new URL(import.meta.url);
+}
+
+if (import.meta.main) serveWorker();
