@@ -16,8 +16,14 @@ export const configSchema = z.strictObject({
   startTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
   idleShutdownMs: z.number().int().min(0).default(0),
-  sandbox: z.enum(["none", "bwrap", "auto"]).default("none"),
+  // Confined by default: bubblewrap where it works, and said plainly where it does not.
+  sandbox: z.enum(["none", "bwrap", "auto"]).default("auto"),
   readOnlyRoots: z.array(z.string()).default([]),
+  /**
+   * Roots whose own programs (node_modules/.bin, the project's TypeScript, tsconfig plugins, a
+   * Python interpreter it names) may run, and then only sandboxed. Only from the user's config.
+   */
+  trustedRoots: z.array(z.string()).default([]),
   servers: z.record(z.string(), serverSchema).default({}),
 });
 

@@ -15,6 +15,8 @@ export interface GlobalFlags {
   allowMutations: boolean;
   config: LspGateConfig;
   sandbox: SandboxMode;
+  /** `--trust`: the root's own programs may run (sandboxed); also `trustedRoots` in the config. */
+  trust: boolean;
   /** `call --json`: print the whole response. */
   json: boolean;
 }
@@ -50,6 +52,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
       "allow-mutations": { type: "boolean" },
       config: { type: "string" },
       sandbox: { type: "string" },
+      trust: { type: "boolean" },
       timeout: { type: "string" },
       json: { type: "boolean" },
       help: { type: "boolean" },
@@ -87,6 +90,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
         (values["allow-mutations"] ?? config.allowMutations ?? false),
       config,
       sandbox,
+      trust: values.trust ?? false,
       json: values.json ?? false,
     },
     rest: positionals,

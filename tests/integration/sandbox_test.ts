@@ -17,6 +17,7 @@ async function sandboxed(fixture: FixtureName) {
     allowMutations: false,
     config,
     sandbox: "bwrap" as const,
+    trust: false,
     json: false,
   };
   const { wrap, label } = await sandboxFor(flags);
