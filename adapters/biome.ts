@@ -28,13 +28,13 @@ export const biomeAdapter: Adapter = {
   installHint:
     "Install Biome: `npm install -D @biomejs/biome` (or `npm install -g @biomejs/biome`).",
   readiness: "immediate",
-  async resolve({ root, workspace, configuredCommand }) {
+  async resolve({ root, workspace, configuredCommand, trusted }) {
     if (configuredCommand) return { command: configuredCommand };
-    const found = await findBinary("biome", { root, workspace });
+    const found = await findBinary("biome", { root, workspace, trusted });
     if (!found) {
       throw new LspGateError(
         "SERVER_NOT_INSTALLED",
-        `biome was not found in node_modules/.bin or on PATH. ${this.installHint}`,
+        `biome was not found on PATH or in lspgate's tools folder. ${this.installHint}`,
         { server: "biome" },
       );
     }
@@ -43,6 +43,7 @@ export const biomeAdapter: Adapter = {
     return {
       command: [found, "lsp-proxy"],
       installDir: dirname(dirname(dirname(await realPath(found)))),
+      fromWorkspace: found.startsWith(workspace + "/"),
     };
   },
 };

@@ -1,6 +1,12 @@
 import { dirname, join } from "node:path";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
-import { findBinary, findPackage, readPackage, realPath } from "../src/servers/find_binary.ts";
+import {
+  findBinary,
+  findPackage,
+  readPackage,
+  realPath,
+  searchFolders,
+} from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
 const languages = {
@@ -16,16 +22,19 @@ const languages = {
 
 const installHint = "Install typescript-language-server with TypeScript 5 or 6: " +
   "`npm install -g typescript-language-server typescript@5` (npm's typescript@latest is 7.x, " +
-  "which it cannot use), or add TypeScript 7 to the project (`npm install -D typescript@7`) " +
-  "for its own `tsc --lsp` server.";
+  "which it cannot use), or install TypeScript 7 (`npm install -g typescript@7`, or into a " +
+  "folder on PATH) for its own `tsc --lsp` server. A project's own TypeScript is used only " +
+  "for a trusted root.";
 
 function major(version: string): number {
   return Number.parseInt(version.split(".")[0], 10);
 }
 
 /**
- * TypeScript: TypeScript 7's own `tsc --lsp --stdio` when the project's TypeScript is 7.x, else
- * typescript-language-server over the project's TypeScript 5/6 or one installed beside it.
+ * TypeScript: typescript-language-server over the TypeScript 5/6 installed beside it, or
+ * TypeScript 7's own `tsc --lsp --stdio` where the user installed TypeScript 7 (preferred when the
+ * project uses 7.x, or when typescript-language-server is missing). The project's own TypeScript
+ * (tsserver is code) runs only for a trusted root.
  */
 export const typescriptAdapter: Adapter = {
   id: "typescript",
@@ -40,29 +49,46 @@ export const typescriptAdapter: Adapter = {
   settings: {
     formattingOptions: { tabSize: 2, insertSpaces: true },
   },
-  async resolve({ root, workspace, configuredCommand }): Promise<ServerCommand> {
+  async resolve(context): Promise<ServerCommand> {
+    const { root, workspace, configuredCommand, trusted } = context;
     if (configuredCommand) return { command: configuredCommand };
+    // Reading the project's TypeScript version runs nothing; only a trusted root's is run.
     const project = await findPackage("typescript", root, workspace);
     if (project && major(project.version) >= 7) {
-      const tsc = join(project.dir, "..", ".bin", "tsc");
-      return {
-        command: [tsc, "--lsp", "--stdio"],
-        installDir: project.dir,
-        note: `TypeScript ${project.version} (native) from the project`,
-      };
+      if (trusted) {
+        return {
+          command: [join(project.dir, "..", ".bin", "tsc"), "--lsp", "--stdio"],
+          // The native binary is a sibling package (@typescript/typescript-<platform>).
+          installDir: dirname(project.dir),
+          note: `TypeScript ${project.version} (native) from the project (trusted root)`,
+          fromWorkspace: true,
+        };
+      }
+      const native = await userNativeTsc(context);
+      if (native) {
+        return {
+          ...native,
+          note: `${native.note}; the project's own TypeScript ${project.version} is not run ` +
+            `(root not trusted)`,
+        };
+      }
     }
-    const server = await findBinary("typescript-language-server", { root, workspace });
+    const server = await findBinary("typescript-language-server", { root, workspace, trusted });
     if (!server) {
+      const native = await userNativeTsc(context);
+      if (native) return native;
       throw new LspGateError(
         "SERVER_NOT_INSTALLED",
-        `typescript-language-server was not found in node_modules/.bin or on PATH. ${installHint}`,
+        `typescript-language-server was not found on PATH or in lspgate's tools folder. ${installHint}`,
         { server: "typescript" },
       );
     }
+    const fromWorkspace = isWithin(server, workspace);
     // <prefix>/node_modules/typescript-language-server/lib/cli.mjs → <prefix>/node_modules
     const serverPackage = dirname(dirname(await realPath(server)));
-    let typescript = project;
-    if (!typescript || major(typescript.version) >= 7) {
+    // tsserver is code: the project's own runs only for a trusted root.
+    let typescript = trusted && project && major(project.version) < 7 ? project : undefined;
+    if (!typescript) {
       const beside = await readPackage(join(dirname(serverPackage), "typescript"));
       const nested = await readPackage(join(serverPackage, "node_modules", "typescript"));
       typescript = [beside, nested].find((p) => p && major(p.version) < 7);
@@ -70,20 +96,53 @@ export const typescriptAdapter: Adapter = {
     if (!typescript) {
       throw new LspGateError(
         "SERVER_NOT_INSTALLED",
-        `typescript-language-server needs TypeScript 5 or 6, and none was found ` +
-          `(project: ${project ? project.version : "none"}). ${installHint}`,
+        `typescript-language-server needs TypeScript 5 or 6 installed beside it, and none was ` +
+          `found. ${installHint}`,
         { server: "typescript" },
       );
     }
+    const fromProject = typescript === project;
+    const untrustedNote = project && !fromProject && !trusted
+      ? `; the project's own TypeScript ${project.version} is not run (root not trusted)`
+      : "";
     return {
       command: [server, "--stdio"],
       installDir: dirname(serverPackage),
+      // tsserver loads tsconfig plugins only from its own install folder unless
+      // allowLocalPluginLoads is set, which lspgate never does: a workspace's plugins do not run.
       initializationOptions: {
         tsserver: { path: join(typescript.dir, "lib", "tsserver.js") },
         preferences: { includeCompletionsForModuleExports: false },
       },
       note: `typescript-language-server with TypeScript ${typescript.version}` +
-        (typescript === project ? " from the project" : ""),
+        (fromProject ? " from the project (trusted root)" : "") + untrustedNote,
+      fromWorkspace: fromWorkspace || fromProject,
     };
   },
 };
+
+/**
+ * A TypeScript 7 `tsc` (its own `--lsp` server) the user installed: the first 7.x `tsc` on PATH
+ * or in lspgate's tools folders (an older global `tsc` earlier on PATH is passed over).
+ */
+async function userNativeTsc({ workspace }: { workspace: string }): Promise<
+  ServerCommand | undefined
+> {
+  for (const folder of await searchFolders(workspace)) {
+    const tsc = join(folder, "tsc");
+    // <prefix>/node_modules/typescript/bin/tsc → <prefix>/node_modules/typescript
+    const pkg = await readPackage(dirname(dirname(await realPath(tsc))));
+    if (!pkg || major(pkg.version) < 7) continue;
+    return {
+      command: [tsc, "--lsp", "--stdio"],
+      // The native binary is a sibling package (@typescript/typescript-<platform>).
+      installDir: dirname(pkg.dir),
+      note: `TypeScript ${pkg.version} (native), installed by the user`,
+    };
+  }
+  return undefined;
+}
+
+function isWithin(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder + "/");
+}

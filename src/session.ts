@@ -36,6 +36,13 @@ export interface SessionOptions {
   config: LspGateConfig;
   wrap?: CommandWrapper;
   sandboxLabel?: string;
+  /** Whether `wrap` confines the servers (bubblewrap). */
+  sandboxed?: boolean;
+  /**
+   * Roots the user marked trusted (the config's `trustedRoots`, `--trust`): a project's own
+   * programs may run there, and only when `sandboxed`.
+   */
+  trustedRoots?: string[];
 }
 
 const VERSION = "0.1.0";
@@ -53,11 +60,14 @@ export class Session {
     readonly workspace: WorkspaceRoot,
     readonly manager: ServerManager,
     readonly options: SessionOptions,
+    trustedRoots: string[],
   ) {
     this.facts = {
       role: options.role,
       allowMutations: options.allowMutations,
-      sandbox: options.sandboxLabel ?? "none",
+      sandbox: options.sandboxLabel ?? (options.sandboxed ? "yes" : "no"),
+      sandboxed: options.sandboxed ?? false,
+      trustedRoots,
       startedAt: Date.now(),
       version: VERSION,
     };
@@ -70,6 +80,10 @@ export class Session {
     const workspace = await WorkspaceRoot.open(options.root, {
       readOnlyRoots: options.config.readOnlyRoots,
     });
+    // Trust without a sandbox would let a repository's programs run unconfined: it is ignored.
+    const trustedRoots = options.sandboxed
+      ? await realFolders(options.trustedRoots ?? [], workspace.path)
+      : [];
     const manager = new ServerManager({
       workspace: workspace.path,
       adapters: options.adapters,
@@ -79,8 +93,9 @@ export class Session {
       wrap: options.wrap,
       idleShutdownMs: options.config.idleShutdownMs,
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
+      trustedRoots,
     });
-    return new Session(workspace, manager, options);
+    return new Session(workspace, manager, options, trustedRoots);
   }
 
   /** Answers one request object; never throws. */
@@ -130,7 +145,8 @@ export class Session {
         id,
         ok: true,
         content: [{ type: "text", text: result.text }],
-        details: result.details,
+        // Every answer says whether the servers behind it were confined.
+        details: { ...result.details, sandboxed: this.facts.sandboxed },
       };
     } catch (error) {
       const e = toLspGateError(error);
@@ -209,6 +225,22 @@ export class Session {
     this.#watcher.stop();
     await this.manager.shutdownAll();
   }
+}
+
+/** Real paths of the trusted roots that exist and overlap the workspace (the rest cannot matter). */
+async function realFolders(paths: string[], workspace: string): Promise<string[]> {
+  const real: string[] = [];
+  for (const path of paths) {
+    try {
+      const found = await Deno.realPath(path);
+      const overlaps = found === workspace || found.startsWith(workspace + "/") ||
+        workspace.startsWith(found + "/");
+      if (overlaps) real.push(found);
+    } catch {
+      // A trusted root that does not exist trusts nothing.
+    }
+  }
+  return real;
 }
 
 function requestId(raw: unknown): RequestId {

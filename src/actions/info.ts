@@ -124,6 +124,10 @@ export const statusAction: ActionDef = defineAction({
       `lspgate ${s.version}, root ${context.workspace.path}`,
       `role ${s.role}, mutations ${s.allowMutations ? "allowed" : "refused"}, ` +
       `servers sandboxed: ${s.sandbox}`,
+      s.trustedRoots.length
+        ? `trusted roots (their own programs may run, sandboxed): ${s.trustedRoots.join(", ")}`
+        : "no trusted root: a project's own programs (node_modules/.bin, its TypeScript, " +
+          "its Python environment) are never run",
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
     ];
     const text = [...head, ...views.map(describe)].join("\n");
@@ -135,6 +139,8 @@ export const statusAction: ActionDef = defineAction({
         role: s.role,
         allowMutations: s.allowMutations,
         sandbox: s.sandbox,
+        sandboxed: s.sandboxed,
+        trustedRoots: s.trustedRoots,
         uptimeMs: Date.now() - s.startedAt,
         servers: views,
       },

@@ -20,7 +20,12 @@ export interface ActionContext {
 export interface SessionFacts {
   role: "main" | "subagent";
   allowMutations: boolean;
+  /** How the servers are confined, in words. */
   sandbox: string;
+  /** Whether the servers run confined (bubblewrap); every answer's details say it. */
+  sandboxed: boolean;
+  /** Roots whose own programs may run (sandboxed); empty when none or when not sandboxed. */
+  trustedRoots: readonly string[];
   startedAt: number;
   version: string;
 }

@@ -5,6 +5,7 @@ import { LspGateError, toLspGateError } from "../errors.ts";
 import { bwrapAvailable, sandboxCommand, type SandboxMode } from "../lsp/sandbox.ts";
 import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
+import { onPath, serverPath } from "../servers/find_binary.ts";
 import { Session } from "../session.ts";
 import { serveJsonLines } from "./json_lines.ts";
 
@@ -36,7 +37,9 @@ Flags:
   --role main|subagent  subagent never runs a write action (default: main)
   --allow-mutations     let the main role apply edits (rename/format/code actions with apply)
   --config FILE         JSONC config: timeouts, sandbox, servers, readOnlyRoots
-  --sandbox MODE        none | bwrap | auto: run language servers under bubblewrap
+  --sandbox MODE        auto (default) | bwrap | none: run language servers under bubblewrap
+  --trust               the root's own programs (node_modules/.bin, its TypeScript, its Python)
+                        may run, sandboxed; never without a sandbox
   --timeout MS          per-request timeout (default 30000)
   --help                this text
 `;
@@ -97,25 +100,48 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
   };
 }
 
-/** The sandbox wrapper for the chosen mode, and how `status` should describe it. */
+/** The sandbox wrapper for the chosen mode, and how `status` and every answer describe it. */
 export async function sandboxFor(
   flags: GlobalFlags,
-): Promise<{ wrap?: CommandWrapper; label: string }> {
-  if (flags.sandbox === "none") return { label: "no (sandbox none)" };
-  if (flags.sandbox === "auto" && !(await bwrapAvailable())) {
-    return { label: "no (sandbox auto: bubblewrap not usable here)" };
+): Promise<{ wrap?: CommandWrapper; label: string; sandboxed: boolean }> {
+  if (flags.sandbox === "none") {
+    return { label: "no: servers are NOT confined (sandbox none)", sandboxed: false };
   }
+  const workspace = await Deno.realPath(flags.root).catch(() => flags.root);
+  // bubblewrap by absolute path, never from a PATH folder inside the workspace.
+  const bwrap = await onPath("bwrap", workspace) ?? "/nonexistent/bwrap";
+  if (flags.sandbox === "auto" && !(await bwrapAvailable(bwrap))) {
+    return {
+      label: "no: servers are NOT confined (sandbox auto: bubblewrap is not installed or not " +
+        "usable here; `apt-get install bubblewrap`)",
+      sandboxed: false,
+    };
+  }
+  const readOnlyRoots = flags.config.readOnlyRoots;
   const wrap: CommandWrapper = async (command, { adapter }) => {
+    const path = await serverPath(workspace);
     const wrapped = await sandboxCommand(flags.sandbox, command.command, {
       // The whole workspace, not just the project root: packages import their siblings.
-      workspace: flags.root,
+      workspace,
       workspaceWritable: false,
-      readOnlyPaths: command.installDir ? [command.installDir] : [],
-      env: adapter.env,
+      // Only the root, the server's install folder and the configured read-only roots are seen.
+      readOnlyPaths: [...(command.installDir ? [command.installDir] : []), ...readOnlyRoots],
+      // PATH inside leaves out folders inside the workspace, as outside.
+      env: { ...(path === undefined ? {} : { PATH: path }), ...adapter.env },
+      bwrap,
     });
     return { command: wrapped.command, hideProcessId: wrapped.sandboxed };
   };
-  return { wrap, label: "yes (bubblewrap: read-only workspace, no network, own PID namespace)" };
+  return {
+    wrap,
+    label: "yes (bubblewrap: read-only workspace, no network, own PID namespace)",
+    sandboxed: true,
+  };
+}
+
+/** The roots whose own programs may run (sandboxed): the config's `trustedRoots`, and `--trust`. */
+export function trustedRootsOf(flags: GlobalFlags): string[] {
+  return [...flags.config.trustedRoots, ...(flags.trust ? [flags.root] : [])];
 }
 
 /** Builds a session from flags. */
@@ -129,6 +155,8 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
     config: flags.config,
     wrap: sandbox.wrap,
     sandboxLabel: sandbox.label,
+    sandboxed: sandbox.sandboxed,
+    trustedRoots: trustedRootsOf(flags),
   });
 }
 

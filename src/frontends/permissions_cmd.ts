@@ -1,10 +1,9 @@
-import { dirname, join } from "node:path";
-import { fileURLToPath as fromFileUrl } from "node:url";
+import { basename, dirname, join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
-import { onPath, realPath } from "../servers/find_binary.ts";
-import type { GlobalFlags } from "./main.ts";
+import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
+import { type GlobalFlags, sandboxFor, trustedRootsOf } from "./main.ts";
 
 /** The Deno permissions one lspgate run needs, as lists (for flags and deno.json). */
 export interface DenoPermissions {
@@ -16,7 +15,19 @@ export interface DenoPermissions {
 }
 
 /** Environment variables lspgate reads itself (servers inherit the rest without a grant). */
-const ENV_READ = ["PATH", "HOME", "NO_COLOR", "LSPGATE_NO_BWRAP"];
+const ENV_READ = [
+  "PATH",
+  "HOME",
+  "NO_COLOR",
+  "LSPGATE_NO_BWRAP",
+  "LSPGATE_TOOLS_DIR",
+  "XDG_DATA_HOME",
+  "XDG_CONFIG_HOME",
+  "INIT_CWD",
+];
+
+/** Files looked at to learn which languages a workspace holds. */
+const SCAN_LIMIT = 20_000;
 
 /**
  * Works out the narrowest Deno permissions for this workspace and config: read on the root, the
@@ -30,34 +41,48 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   const read = new Set<string>([workspace.path, ...workspace.readOnlyRoots]);
   const run = new Set<string>();
   const notes: string[] = [];
-  // PATH folders are read to find servers and bwrap; the project's own node_modules/.bin is inside.
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) if (dir) read.add(dir);
+  const inside = (path: string) => path === workspace.path || path.startsWith(workspace.path + "/");
+  // PATH and lspgate's tools folders are read to find servers and bwrap; any inside the workspace
+  // are never searched, so never granted.
+  for (const dir of await searchFolders(workspace.path)) read.add(dir);
+  const sandbox = await sandboxFor(flags);
+  const trusted = sandbox.sandboxed && trustedRootsOf(flags).length > 0;
+  const extensions = await extensionsIn(workspace);
   for (const adapter of ADAPTERS) {
+    // Only the servers this workspace's files can need.
+    if (!Object.keys(adapter.languages).some((ext) => extensions.has(ext))) continue;
     try {
       const command = await adapter.resolve({
         root: workspace.path,
         workspace: workspace.path,
         configuredCommand: flags.config.servers[adapter.id]?.command,
+        trusted,
       });
-      run.add(command.command[0]);
       const real = await realPath(command.command[0]);
-      if (real !== command.command[0]) run.add(real);
+      if (inside(command.command[0]) || inside(real)) {
+        // A trusted root's own program runs only in the sandbox, spawned by bwrap.
+        notes.push(`${adapter.id}: the project's own ${command.command[0]} runs only sandboxed`);
+      } else {
+        run.add(command.command[0]);
+        if (real !== command.command[0]) run.add(real);
+        read.add(dirname(real));
+      }
       if (command.installDir) read.add(command.installDir);
-      read.add(dirname(real));
     } catch (error) {
       notes.push(`${adapter.id}: ${toLspGateError(error).message}`);
     }
   }
-  if (flags.sandbox !== "none") {
-    const bwrap = await onPath("bwrap");
+  if (sandbox.sandboxed) {
+    const bwrap = await onPath("bwrap", workspace.path);
     if (bwrap) {
       run.add(bwrap);
       // bwrap binds these system folders; lspgate checks them before binding.
       for (const dir of ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"]) read.add(dir);
-    } else notes.push("sandbox: bwrap is not on PATH");
+    }
   }
+  notes.push(`servers sandboxed: ${sandbox.label}`);
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.
-  read.add(dirname(dirname(dirname(fromFileUrl(import.meta.url)))));
+  read.add(lspgateHome());
   return {
     read: [...read].sort(),
     write: flags.allowMutations ? [workspace.path] : [],
@@ -67,16 +92,29 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   };
 }
 
+/** The file extensions present in the workspace (heavy folders such as node_modules skipped). */
+async function extensionsIn(workspace: WorkspaceRoot): Promise<Set<string>> {
+  const found = new Set<string>();
+  const { paths } = await workspace.glob("**/*", { limit: SCAN_LIMIT });
+  for (const path of paths) {
+    const name = basename(path);
+    const dot = name.lastIndexOf(".");
+    if (dot > 0) found.add(name.slice(dot).toLowerCase());
+  }
+  return found;
+}
+
 /** The `deno run` command line granting exactly `permissions`. */
 export function denoRunCommand(permissions: DenoPermissions, flags: GlobalFlags): string[] {
   const args = ["deno", "run", `--allow-read=${permissions.read.join(",")}`];
   if (permissions.write.length) args.push(`--allow-write=${permissions.write.join(",")}`);
   if (permissions.run.length) args.push(`--allow-run=${permissions.run.join(",")}`);
   args.push(`--allow-env=${permissions.env.join(",")}`);
-  args.push(join(dirname(dirname(dirname(fromFileUrl(import.meta.url)))), "mod.ts"));
+  args.push(join(lspgateHome(), "mod.ts"));
   args.push("--root", flags.root, "--role", flags.role);
   if (flags.allowMutations) args.push("--allow-mutations");
-  if (flags.sandbox !== "none") args.push("--sandbox", flags.sandbox);
+  if (flags.sandbox !== "auto") args.push("--sandbox", flags.sandbox);
+  if (flags.trust) args.push("--trust");
   return args;
 }
 

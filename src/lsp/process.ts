@@ -6,7 +6,15 @@ export interface ProcessSpec {
   command: string[];
   cwd: string;
   env?: Record<string, string>;
+  /**
+   * Keep the program's stderr out of every message and `status`: a program the repository
+   * supplied (a trusted root's own) could print anything it read, addressed to the agent.
+   */
+  hideStderr?: boolean;
 }
+
+/** What stderrTail() gives for a program whose stderr is hidden. */
+export const HIDDEN_STDERR = "(stderr not shown: the program comes from the workspace)";
 
 /** A running server process: its stdio as byte streams, its stderr tail, and how it ended. */
 export interface ServerProcess {
@@ -92,7 +100,7 @@ export function spawnServer(spec: ProcessSpec, installHint: string): ServerProce
     stdin: child.stdin,
     stdout: child.stdout,
     exited,
-    stderrTail: (lines = 20) => tail.slice(-lines),
+    stderrTail: (lines = 20) => spec.hideStderr ? [HIDDEN_STDERR] : tail.slice(-lines),
     kill(signal: Deno.Signal = "SIGTERM") {
       if (running) signalGroup(pid, signal);
       // Also the server itself, in case it moved to a group of its own.

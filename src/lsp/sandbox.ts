@@ -32,6 +32,11 @@ export interface SandboxSpec {
   writablePaths?: string[];
   /** Extra environment for the server; the host's environment is not passed through. */
   env?: Record<string, string>;
+  /**
+   * Absolute path of bubblewrap, found by the caller outside the workspace (a `bwrap` in a PATH
+   * folder inside the workspace would be the repository's program). Default: `bwrap` on PATH.
+   */
+  bwrap?: string;
 }
 
 /** The argv to spawn and the server's private HOME (a path inside the sandbox only). */
@@ -86,42 +91,46 @@ interface BwrapSupport {
   reason?: string;
 }
 
-let support: Promise<BwrapSupport> | undefined;
+const support = new Map<string, Promise<BwrapSupport>>();
 
 /**
- * Whether bubblewrap can confine a process here: `bwrap` is on PATH and a
- * trivial sandbox with the flags {@link wrapCommand} uses actually starts (some
- * containers forbid user namespaces). Probed once, then cached.
+ * Whether bubblewrap (`program`, default `bwrap` on PATH) can confine a process here: it runs
+ * and a trivial sandbox with the flags {@link wrapCommand} uses actually starts (some containers
+ * forbid user namespaces). Probed once per program, then cached.
  */
-export async function bwrapAvailable(): Promise<boolean> {
-  return (await bwrapSupport()).available;
+export async function bwrapAvailable(program = "bwrap"): Promise<boolean> {
+  return (await bwrapSupport(program)).available;
 }
 
 /** Why bubblewrap is not usable here, or undefined when it is. */
-export async function bwrapUnavailableReason(): Promise<string | undefined> {
-  return (await bwrapSupport()).reason;
+export async function bwrapUnavailableReason(program = "bwrap"): Promise<string | undefined> {
+  return (await bwrapSupport(program)).reason;
 }
 
-function bwrapSupport(): Promise<BwrapSupport> {
-  support ??= probeBwrap();
-  return support;
+function bwrapSupport(program: string): Promise<BwrapSupport> {
+  let found = support.get(program);
+  if (!found) {
+    found = probeBwrap(program);
+    support.set(program, found);
+  }
+  return found;
 }
 
-async function probeBwrap(): Promise<BwrapSupport> {
+async function probeBwrap(program: string): Promise<BwrapSupport> {
   const base = [...systemBinds(), ...isolationFlags(false), "--clearenv"];
   const env = ["--setenv", "PATH", DEFAULT_PATH];
-  const strict = await tryBwrap([...base, ...userNamespaceFlags(), ...env, "--", "true"]);
+  const strict = await tryBwrap(program, [...base, ...userNamespaceFlags(), ...env, "--", "true"]);
   if (strict === undefined) return { available: true, disableUserns: true };
   // bwrap < 0.8 has no --disable-userns; a setuid bwrap may lack user namespaces.
-  const plain = await tryBwrap([...base, ...env, "--", "true"]);
+  const plain = await tryBwrap(program, [...base, ...env, "--", "true"]);
   if (plain === undefined) return { available: true, disableUserns: false };
   return { available: false, disableUserns: false, reason: plain };
 }
 
 /** Runs bwrap with `args`; undefined on success, else why it failed. */
-async function tryBwrap(args: string[]): Promise<string | undefined> {
+async function tryBwrap(program: string, args: string[]): Promise<string | undefined> {
   try {
-    const out = await new Deno.Command("bwrap", {
+    const out = await new Deno.Command(program, {
       args,
       stdin: "null",
       stdout: "null",
@@ -153,7 +162,8 @@ async function tryBwrap(args: string[]): Promise<string | undefined> {
  * given parent process "is gone".
  */
 export async function wrapCommand(command: string[], spec: SandboxSpec): Promise<WrappedCommand> {
-  const found = await bwrapSupport();
+  const program = spec.bwrap ?? "bwrap";
+  const found = await bwrapSupport(program);
   if (!found.available) {
     throw new LspGateError(
       "SERVER_START_FAILED",
@@ -178,7 +188,7 @@ export async function wrapCommand(command: string[], spec: SandboxSpec): Promise
     "--",
     ...command,
   ];
-  return { command: ["bwrap", ...args], home: SANDBOX_HOME, sandboxed: true };
+  return { command: [program, ...args], home: SANDBOX_HOME, sandboxed: true };
 }
 
 /**
@@ -191,7 +201,7 @@ export async function sandboxCommand(
   command: string[],
   spec: SandboxSpec,
 ): Promise<WrappedCommand> {
-  if (mode === "none" || (mode === "auto" && !(await bwrapAvailable()))) {
+  if (mode === "none" || (mode === "auto" && !(await bwrapAvailable(spec.bwrap)))) {
     return { command, sandboxed: false };
   }
   return await wrapCommand(command, spec);

@@ -8,6 +8,13 @@ export interface ServerCommand {
   initializationOptions?: unknown;
   /** Extra words for `status`, e.g. "TypeScript 5.9.3 from the project". */
   note?: string;
+  /** Settings answered to `workspace/configuration` on top of the adapter's (e.g. the interpreter). */
+  settings?: Record<string, unknown>;
+  /**
+   * The program comes from the workspace (a trusted root's own): its stderr is not shown, since
+   * the repository wrote what it prints.
+   */
+  fromWorkspace?: boolean;
 }
 
 /** What an adapter needs to know to find its server. */
@@ -18,6 +25,11 @@ export interface AdapterContext {
   workspace: string;
   /** A binary path configured by the user, if any. */
   configuredCommand?: string[];
+  /**
+   * The user marked this root trusted and its servers run sandboxed: the project's own programs
+   * (node_modules/.bin, its TypeScript, its Python environment) may be used. Otherwise never.
+   */
+  trusted: boolean;
 }
 
 /** One language server, described as data; hooks only where a server needs them. */

@@ -1,29 +1,120 @@
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-/** Finds an executable: the project's `node_modules/.bin` (from `root` up to `workspace`), then PATH. */
-export async function findBinary(
-  name: string,
-  options: { root: string; workspace: string },
-): Promise<string | undefined> {
-  for (let dir = options.root;; dir = dirname(dir)) {
-    const candidate = join(dir, "node_modules", ".bin", name);
-    if (await isExecutable(candidate)) return candidate;
-    if (dir === options.workspace || dir === dirname(dir) || !dir.startsWith(options.workspace)) {
-      break;
-    }
-  }
-  return await onPath(name);
+/** Where lspgate looks for a server: never inside the workspace unless the root is trusted. */
+export interface FindOptions {
+  /** Real path of the project root the server will serve. */
+  root: string;
+  /** Real path of the workspace root (the boundary). */
+  workspace: string;
+  /**
+   * The user marked this root trusted (and its servers run sandboxed): its own
+   * `node_modules/.bin` is searched first, from `root` up to `workspace`.
+   */
+  trusted?: boolean;
 }
 
-/** Finds an executable on PATH. */
-export async function onPath(name: string): Promise<string | undefined> {
-  const path = Deno.env.get("PATH") ?? "";
-  for (const dir of path.split(":")) {
-    if (!dir) continue;
+/**
+ * Finds a server's executable. Rationale: a repository chooses nothing that runs, so by default
+ * only PATH and lspgate's own tools folders are searched, and PATH folders inside the workspace
+ * (or relative ones, such as `.`) are skipped. Only for a trusted root is the project's
+ * `node_modules/.bin` searched, first.
+ */
+export async function findBinary(name: string, options: FindOptions): Promise<string | undefined> {
+  if (options.trusted) {
+    for (let dir = options.root;; dir = dirname(dir)) {
+      const candidate = join(dir, "node_modules", ".bin", name);
+      if (await isExecutable(candidate)) return candidate;
+      if (dir === options.workspace || dir === dirname(dir) || !dir.startsWith(options.workspace)) {
+        break;
+      }
+    }
+  }
+  return await onPath(name, options.workspace);
+}
+
+/**
+ * Finds an executable on PATH, then in lspgate's tools folders. With `workspace`, folders inside
+ * it are skipped (also when reached through a symlink).
+ */
+export async function onPath(name: string, workspace?: string): Promise<string | undefined> {
+  for (const dir of await searchFolders(workspace)) {
     const candidate = join(dir, name);
     if (await isExecutable(candidate)) return candidate;
   }
   return undefined;
+}
+
+/** The folders searched for servers: PATH's absolute folders outside `workspace`, then the tools folders. */
+export async function searchFolders(workspace?: string): Promise<string[]> {
+  const folders: string[] = [];
+  for (const dir of [...pathFolders(), ...toolsFolders()]) {
+    if (!isAbsolute(dir) || folders.includes(dir)) continue;
+    if (workspace !== undefined && (await isInsideReal(dir, workspace))) continue;
+    folders.push(dir);
+  }
+  return folders;
+}
+
+/**
+ * PATH for a server's environment: PATH's absolute folders outside `workspace`; undefined when
+ * lspgate may not read PATH (the server then inherits it as it is).
+ */
+export async function serverPath(workspace: string): Promise<string | undefined> {
+  if (env("PATH") === undefined) return undefined;
+  const folders = [];
+  for (const dir of pathFolders()) {
+    if (isAbsolute(dir) && !(await isInsideReal(dir, workspace))) folders.push(dir);
+  }
+  return folders.join(":");
+}
+
+/**
+ * lspgate's own tools folders, where `lspgate` installs servers for its user: `$LSPGATE_TOOLS_DIR`,
+ * `$XDG_DATA_HOME/lspgate/tools` (default `~/.local/share/lspgate/tools`) and `.lspgate/tools` in
+ * lspgate's checkout; each searched in `bin/` and `node_modules/.bin/`.
+ */
+export function toolsFolders(): string[] {
+  const roots: string[] = [];
+  const configured = env("LSPGATE_TOOLS_DIR");
+  if (configured) roots.push(configured);
+  const home = env("HOME");
+  const data = env("XDG_DATA_HOME") || (home ? join(home, ".local", "share") : undefined);
+  if (data) roots.push(join(data, "lspgate", "tools"));
+  roots.push(join(lspgateHome(), ".lspgate", "tools"));
+  return roots.flatMap((root) => [join(root, "bin"), join(root, "node_modules", ".bin")]);
+}
+
+/** lspgate's own folder (where mod.ts is). */
+export function lspgateHome(): string {
+  const here = import.meta.url.startsWith("file:")
+    ? dirname(fileURLToPath(import.meta.url))
+    : Deno.cwd();
+  // src/servers/find_binary.ts → the checkout; a bundle sits in dist/.
+  return here.endsWith("/src/servers") ? resolve(here, "..", "..") : resolve(here, "..");
+}
+
+function pathFolders(): string[] {
+  return (env("PATH") ?? "").split(":").filter((dir) => dir !== "");
+}
+
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    // Without --allow-env for this name it counts as unset.
+    return undefined;
+  }
+}
+
+async function isInsideReal(dir: string, workspace: string): Promise<boolean> {
+  const within = (path: string) => path === workspace || path.startsWith(workspace + "/");
+  if (within(resolve(dir))) return true;
+  try {
+    return within(await Deno.realPath(dir));
+  } catch {
+    return false;
+  }
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -4,6 +4,7 @@ import { type ClientOptions, LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
+import { serverPath } from "./find_binary.ts";
 import { type Pick, pickAdapter, pickLinters } from "./pick.ts";
 
 /** Server state, as `status` shows it. */
@@ -71,6 +72,11 @@ export interface ManagerOptions {
   isolate?: boolean;
   /** Stops servers unused for this long; 0 = never. */
   idleShutdownMs?: number;
+  /**
+   * Real paths of the roots the user marked trusted: only there may a project's own programs run
+   * (the session passes none when servers are not sandboxed).
+   */
+  trustedRoots?: readonly string[];
 }
 
 const FAILED_START_MEMORY_MS = 30_000;
@@ -283,10 +289,14 @@ export class ServerManager {
   async #start(entry: ServerEntry): Promise<ServerClient> {
     const config = this.options.serverConfig?.[entry.adapter.id];
     try {
+      const trusted = (this.options.trustedRoots ?? []).some((t) =>
+        entry.root === t || entry.root.startsWith(t + "/")
+      );
       const command = await entry.adapter.resolve({
         root: entry.root,
         workspace: this.options.workspace,
         configuredCommand: config?.command,
+        trusted,
       });
       const wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
@@ -300,11 +310,17 @@ export class ServerManager {
         process: {
           command: wrapped.command,
           cwd: entry.root,
-          env: { ...entry.adapter.env, ...wrapped.env },
+          // The server's PATH leaves out folders inside the workspace: what it runs by name
+          // (python, node, go) is the user's, never the repository's.
+          env: withPath(
+            { ...entry.adapter.env, ...wrapped.env },
+            await serverPath(this.options.workspace),
+          ),
+          hideStderr: command.fromWorkspace,
         },
         installHint: entry.adapter.installHint,
         initializationOptions: command.initializationOptions ?? entry.adapter.initializationOptions,
-        settings: { ...entry.adapter.settings, ...config?.settings },
+        settings: mergeSettings(entry.adapter.settings, command.settings, config?.settings),
         requestTimeoutMs: this.options.requestTimeoutMs,
         startTimeoutMs: this.options.startTimeoutMs,
         hideProcessId: wrapped.hideProcessId,
@@ -400,6 +416,30 @@ export class ServerManager {
       }
     }));
   }
+}
+
+function withPath(env: Record<string, string>, path: string | undefined): Record<string, string> {
+  return path === undefined || "PATH" in env ? env : { PATH: path, ...env };
+}
+
+/** Settings layered key by key (objects merged, anything else replaced), later layers winning. */
+export function mergeSettings(
+  ...layers: (Record<string, unknown> | undefined)[]
+): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer ?? {})) {
+      const before = merged[key];
+      merged[key] = isPlainObject(before) && isPlainObject(value)
+        ? mergeSettings(before, value)
+        : value;
+    }
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function extensionOf(file: string): string {
