@@ -68,3 +68,24 @@ export async function ensureTypeScript7(): Promise<string> {
   if (!npm.success) throw new Error(`npm install typescript@7 failed (exit ${npm.code})`);
   return modules;
 }
+
+/**
+ * Installs bubblewrap with apt where it is missing and we are root (the sandbox tests need it);
+ * elsewhere says so once: those tests then fail, they are not skipped.
+ */
+export async function ensureBubblewrap(path: string): Promise<void> {
+  if (await onPath("bwrap", path)) return;
+  const root = Deno.uid() === 0;
+  if (root && (await onPath("apt-get", path))) {
+    console.error("tests: installing bubblewrap with apt-get");
+    const apt = (args: string[]) =>
+      new Deno.Command("apt-get", { args, stdout: "null", stderr: "inherit" }).output();
+    if (
+      (await apt(["update", "-qq"])).success &&
+      (await apt(["install", "-y", "-qq", "bubblewrap"])).success
+    ) return;
+  }
+  console.error(
+    "tests: bubblewrap is missing (apt-get install bubblewrap): the sandbox tests will fail",
+  );
+}
