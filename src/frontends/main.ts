@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { ADAPTERS } from "../../adapters/mod.ts";
-import { defaultConfig, loadConfig, type LspGateConfig } from "../config.ts";
+import { loadUserConfig, type LspGateConfig } from "../config.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { bwrapAvailable, sandboxCommand, type SandboxMode } from "../lsp/sandbox.ts";
 import type { Role } from "../permissions/policy.ts";
@@ -65,7 +65,8 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
     console.log(USAGE);
     Deno.exit(0);
   }
-  const config = values.config ? await loadConfig(values.config) : defaultConfig();
+  // --config, else ~/.config/lspgate/config.jsonc when present; server ids are checked.
+  const config = await loadUserConfig(values.config, { knownServers: ADAPTERS.map((a) => a.id) });
   const role = (values.role ?? config.role ?? "main") as Role;
   if (role !== "main" && role !== "subagent") {
     throw new LspGateError("INVALID_INPUT", `--role must be main or subagent, not ${role}`);
@@ -120,14 +121,21 @@ export async function sandboxFor(
   const readOnlyRoots = flags.config.readOnlyRoots;
   const wrap: CommandWrapper = async (command, { adapter }) => {
     const path = await serverPath(workspace);
-    const wrapped = await sandboxCommand(flags.sandbox, command.command, {
+    // Inside, only real paths are bound: a program reached through a symlink runs by its target.
+    const program = await Deno.realPath(command.command[0]).catch(() => command.command[0]);
+    const wrapped = await sandboxCommand(flags.sandbox, [program, ...command.command.slice(1)], {
       // The whole workspace, not just the project root: packages import their siblings.
       workspace,
       workspaceWritable: false,
       // Only the root, the server's install folder and the configured read-only roots are seen.
-      readOnlyPaths: [...(command.installDir ? [command.installDir] : []), ...readOnlyRoots],
+      readOnlyPaths: [
+        ...(command.installDir ? [command.installDir] : []),
+        ...readOnlyRoots,
+        // What the adapter found the server needs to read: a toolchain, a module cache.
+        ...(command.readOnlyPaths ?? []),
+      ],
       // PATH inside leaves out folders inside the workspace, as outside.
-      env: { ...(path === undefined ? {} : { PATH: path }), ...adapter.env },
+      env: { ...(path === undefined ? {} : { PATH: path }), ...adapter.env, ...command.env },
       bwrap,
     });
     return { command: wrapped.command, hideProcessId: wrapped.sandboxed };
