@@ -1,0 +1,164 @@
+import { LspGateError } from "../errors.ts";
+import { LineWriter, readLines } from "../frontends/lines.ts";
+import type { Hello } from "./server.ts";
+
+/** A response line as the daemon relays it (the session's Response shape). */
+export type DaemonResponse = Record<string, unknown> & { id: unknown; ok: boolean };
+
+/** What the daemon granted this connection. */
+export interface Granted {
+  ok: true;
+  pid: number;
+  role: "main" | "subagent";
+  allowMutations: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * One connection to a workspace's daemon. Requests carry the caller's ids; on the wire each gets
+ * an id of this connection's own, so callers need not keep theirs unique, and a `cancel`'s
+ * target is translated the same way.
+ */
+export class DaemonConnection {
+  readonly #conn: Deno.Conn;
+  readonly #writer: LineWriter;
+  readonly #pending = new Map<
+    number,
+    { resolve: (line: DaemonResponse) => void; callerId: unknown; progress?: (p: unknown) => void }
+  >();
+  readonly #byCallerId = new Map<string, number>();
+  #nextId = 1;
+  #closed = false;
+  readonly #reading: Promise<void>;
+  granted!: Granted;
+  #helloWaiter?: (line: Record<string, unknown>) => void;
+
+  private constructor(conn: Deno.Conn) {
+    this.#conn = conn;
+    this.#writer = new LineWriter(conn.writable);
+    this.#reading = this.#read();
+  }
+
+  /** Connects and says hello; a refused hello is thrown as the daemon's error. */
+  static async open(socketPath: string, hello: Hello): Promise<DaemonConnection> {
+    const conn = await Deno.connect({ transport: "unix", path: socketPath });
+    const connection = new DaemonConnection(conn);
+    const reply = await new Promise<Record<string, unknown>>((resolve) => {
+      connection.#helloWaiter = resolve;
+      connection.#writer.write(JSON.stringify({ hello }));
+    });
+    const answer = reply.hello as Record<string, unknown> | undefined;
+    if (!answer || answer.ok !== true) {
+      connection.close();
+      const error = (answer?.error ?? {}) as { code?: string; message?: string };
+      throw new LspGateError(
+        error.code === "PERMISSION_DENIED" ? "PERMISSION_DENIED" : "INVALID_INPUT",
+        `the daemon refused the connection: ${error.message ?? "no answer"}`,
+      );
+    }
+    connection.granted = answer as Granted;
+    return connection;
+  }
+
+  /** Sends one request; resolves with its response (the caller's id restored). */
+  request(raw: unknown, progress?: (p: unknown) => void): Promise<DaemonResponse> {
+    const callerId = (raw as { id?: unknown })?.id ?? null;
+    if (this.#closed) return Promise.resolve(lost(callerId));
+    const id = this.#nextId++;
+    let message = raw;
+    if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+      const fields: Record<string, unknown> = { ...(raw as Record<string, unknown>), id };
+      // A cancel names the caller's id of its target: send ours.
+      const target = fields.target;
+      if (isCancel(fields) && (typeof target === "string" || typeof target === "number")) {
+        fields.target = this.#byCallerId.get(JSON.stringify(target)) ?? -1;
+      }
+      message = fields;
+    }
+    return new Promise((resolve) => {
+      this.#pending.set(id, { resolve, callerId, progress });
+      this.#byCallerId.set(JSON.stringify(callerId), id);
+      this.#writer.write(JSON.stringify(message));
+    });
+  }
+
+  /** The daemon's own status (`{"daemon": "status"}`), or asks it to stop. */
+  async control(verb: "status" | "stop"): Promise<Record<string, unknown>> {
+    const id = this.#nextId++;
+    const line = await new Promise<DaemonResponse>((resolve) => {
+      this.#pending.set(id, { resolve, callerId: null });
+      this.#writer.write(JSON.stringify({ id, daemon: verb }));
+    });
+    return (line.daemon ?? {}) as Record<string, unknown>;
+  }
+
+  /** Closes the connection; the daemon cancels what is still in flight. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#conn.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  /** Waits until the daemon closed its side. */
+  async closed(): Promise<void> {
+    await this.#reading;
+  }
+
+  async #read() {
+    try {
+      for await (const line of readLines(this.#conn.readable)) {
+        if (typeof line !== "string" || line.trim() === "") continue;
+        let message: Record<string, unknown>;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if ("hello" in message && this.#helloWaiter) {
+          this.#helloWaiter(message);
+          this.#helloWaiter = undefined;
+          continue;
+        }
+        const id = message.id;
+        if (typeof id !== "number") continue;
+        const waiter = this.#pending.get(id);
+        if (!waiter) continue;
+        if ("progress" in message && !("ok" in message)) {
+          waiter.progress?.(message.progress);
+          continue;
+        }
+        this.#pending.delete(id);
+        this.#byCallerId.delete(JSON.stringify(waiter.callerId));
+        waiter.resolve({ ...message, id: waiter.callerId } as DaemonResponse);
+      }
+    } catch {
+      // The daemon went away.
+    } finally {
+      this.#closed = true;
+      this.#helloWaiter?.({ hello: { ok: false, error: { message: "the daemon closed" } } });
+      for (const [id, waiter] of this.#pending) {
+        this.#pending.delete(id);
+        waiter.resolve(lost(waiter.callerId));
+      }
+    }
+  }
+}
+
+function isCancel(fields: Record<string, unknown>): boolean {
+  return fields.action === "cancel" || fields.operation === "cancel";
+}
+
+function lost(id: unknown): DaemonResponse {
+  return {
+    id,
+    ok: false,
+    error: {
+      code: "SERVER_EXITED",
+      message: "the lspgate daemon went away before answering; ask again (a new one starts)",
+    },
+  };
+}
