@@ -36,6 +36,15 @@ export interface ClientOptions {
    * silence this long, with no work in progress, means "still clean".
    */
   stillCleanAfterMs?: number;
+  /**
+   * With "progress" readiness: the work-done progress token whose end means the server's index is
+   * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
+   * file alone). Readiness then waits for that work to begin (it may start a moment after the
+   * first open) and end, whatever else the server publishes meanwhile.
+   */
+  indexProgressToken?: string;
+  /** Client capabilities outside the standard, merged into `initialize` (clangd's `offsetEncoding`). */
+  extraCapabilities?: Record<string, unknown>;
 }
 
 /** A pushed or pulled diagnostics set, raw from the server. */
@@ -66,6 +75,8 @@ interface PushedDiagnostics {
 }
 
 const DIAGNOSTICS_QUIET_MS = 200;
+/** How long after the first open an index (indexProgressToken) may take to begin. */
+const INDEX_START_GRACE_MS = 2000;
 const EMPTY_PUSH_WAIT_MS = 500;
 const MAX_OPEN_DOCUMENTS = 200;
 /** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
@@ -95,6 +106,7 @@ export class LspClient {
   #waiters = new Set<() => void>();
   #firstOpenAt?: number;
   #settled = false;
+  #indexBegun = false;
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
   #shuttingDown = false;
   #silentTimeouts = 0;
@@ -169,7 +181,7 @@ export class LspClient {
       rootUri: this.options.rootUri,
       rootPath: this.options.root,
       workspaceFolders: [{ uri: this.options.rootUri, name: baseName(this.options.root) }],
-      capabilities: CLIENT_CAPABILITIES,
+      capabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
       initializationOptions: this.options.initializationOptions,
     };
     const result = await this.#connection.sendRequest<proto.InitializeResult>(
@@ -178,7 +190,11 @@ export class LspClient {
       { timeoutMs: this.options.startTimeoutMs },
     );
     this.capabilities = result?.capabilities ?? {};
-    this.encoding = negotiatedEncoding(this.capabilities.positionEncoding);
+    // clangd before 16 negotiates through its own `offsetEncoding` instead of positionEncoding.
+    this.encoding = negotiatedEncoding(
+      this.capabilities.positionEncoding ??
+        (result as { offsetEncoding?: unknown })?.offsetEncoding,
+    );
     this.serverVersion = result?.serverInfo?.version;
     await this.#connection.sendNotification("initialized", {});
     if (this.options.settings) {
@@ -338,12 +354,18 @@ export class LspClient {
    */
   async waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.options.readiness !== "progress" || this.#settled) return true;
+    const deadline = performance.now() + timeoutMs;
+    const index = this.options.indexProgressToken;
+    if (index !== undefined && this.#firstOpenAt !== undefined && !this.#indexBegun) {
+      const grace = this.#firstOpenAt + INDEX_START_GRACE_MS - performance.now();
+      await this.#waitFor(() => this.#indexBegun, Math.max(1, Math.min(grace, timeoutMs)), signal);
+    }
     const ready = () => {
       if (this.#firstOpenAt === undefined) return true;
       if (this.#progress.size > 0) return false;
-      return this.#settled;
+      return index !== undefined || this.#settled;
     };
-    const ok = await this.#waitFor(ready, timeoutMs, signal);
+    const ok = await this.#waitFor(ready, Math.max(1, deadline - performance.now()), signal);
     if (ok) this.#settled = true;
     return ok;
   }
@@ -554,6 +576,7 @@ export class LspClient {
         value?: proto.WorkDoneProgressBegin | proto.WorkDoneProgressEnd;
       };
       if (p?.value?.kind === "begin") {
+        if (p.token === this.options.indexProgressToken) this.#indexBegun = true;
         this.#progress.set(p.token, p.value.title || p.value.message || "working");
       } else if (p?.value?.kind === "end") {
         this.#progress.delete(p.token);
