@@ -1,6 +1,8 @@
 import type { Adapter } from "../src/servers/adapter.ts";
 import { biomeAdapter } from "./biome.ts";
+import { clangdAdapter } from "./clangd.ts";
 import { denoAdapter } from "./deno.ts";
+import { goplsAdapter } from "./gopls.ts";
 import { pyrightAdapter } from "./pyright.ts";
 import { typescriptAdapter } from "./typescript.ts";
 
@@ -12,4 +14,6 @@ export const ADAPTERS: readonly Adapter[] = [
   typescriptAdapter,
   pyrightAdapter,
   biomeAdapter,
+  clangdAdapter,
+  goplsAdapter,
 ];

@@ -24,6 +24,11 @@ const ENV_READ = [
   "XDG_DATA_HOME",
   "XDG_CONFIG_HOME",
   "INIT_CWD",
+  // Where the Go and Rust toolchains keep their modules (gopls and rust-analyzer read them).
+  "GOPATH",
+  "GOMODCACHE",
+  "RUSTUP_HOME",
+  "CARGO_HOME",
 ];
 
 /** Files looked at to learn which languages a workspace holds. */
@@ -68,6 +73,7 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
         read.add(dirname(real));
       }
       if (command.installDir) read.add(command.installDir);
+      for (const path of command.readOnlyPaths ?? []) read.add(path);
     } catch (error) {
       notes.push(`${adapter.id}: ${toLspGateError(error).message}`);
     }

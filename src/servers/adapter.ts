@@ -15,6 +15,13 @@ export interface ServerCommand {
    * the repository wrote what it prints.
    */
   fromWorkspace?: boolean;
+  /**
+   * Host paths the server reads besides its install folder, bound read-only in the sandbox (and
+   * `--allow-read` in Deno's flags): a toolchain (GOROOT), a module cache.
+   */
+  readOnlyPaths?: string[];
+  /** Environment for the server that depends on what was found (e.g. GOMODCACHE), over the adapter's. */
+  env?: Record<string, string>;
 }
 
 /** What an adapter needs to know to find its server. */
@@ -64,4 +71,8 @@ export interface Adapter {
   readiness: "immediate" | "progress";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */
   stillCleanAfterMs?: number;
+  /** See ClientOptions.indexProgressToken: the progress whose end means the index is built. */
+  indexProgressToken?: string;
+  /** See ClientOptions.extraCapabilities: client capabilities outside the standard (clangd's). */
+  extraCapabilities?: Record<string, unknown>;
 }

@@ -313,7 +313,7 @@ export class ServerManager {
           // The server's PATH leaves out folders inside the workspace: what it runs by name
           // (python, node, go) is the user's, never the repository's.
           env: withPath(
-            { ...entry.adapter.env, ...wrapped.env },
+            { ...entry.adapter.env, ...command.env, ...wrapped.env },
             await serverPath(this.options.workspace),
           ),
           hideStderr: command.fromWorkspace,
@@ -326,6 +326,8 @@ export class ServerManager {
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
         stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
+        indexProgressToken: entry.adapter.indexProgressToken,
+        extraCapabilities: entry.adapter.extraCapabilities,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false

@@ -1,0 +1,151 @@
+import { dirname, extname, join } from "node:path";
+import type { Adapter } from "../src/servers/adapter.ts";
+import { findBinary, realPath } from "../src/servers/find_binary.ts";
+import { LspGateError } from "../src/errors.ts";
+import { pathExists } from "../src/fs.ts";
+
+const C_FAMILY = {
+  ".c": "c",
+  ".h": "c",
+  ".cc": "cpp",
+  ".cpp": "cpp",
+  ".cxx": "cpp",
+  ".c++": "cpp",
+  ".hh": "cpp",
+  ".hpp": "cpp",
+  ".hxx": "cpp",
+  ".h++": "cpp",
+  ".inl": "cpp",
+  ".ipp": "cpp",
+  ".m": "objective-c",
+  ".mm": "objective-cpp",
+};
+
+/** Files compiled on their own (headers are indexed through the sources that include them). */
+const SOURCES = new Set([".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"]);
+/** Sources listed for the background index of a project without a compile_commands.json. */
+const MAX_SOURCES = 2000;
+/** Folders looked into at most, so a huge tree cannot stall a start. */
+const MAX_FOLDERS = 20_000;
+/** Folders never walked for sources: build output, dependencies, VCS and caches. */
+const SKIPPED = new Set(["node_modules", "build", "out", "target", "third_party", "vendor"]);
+
+const installHint = "Install clangd: `apt-get install clangd` (Debian/Ubuntu), `brew install " +
+  "llvm` (macOS), or a release from clangd.llvm.org. A compile_commands.json (CMake: " +
+  "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or compile_flags.txt at the project root tells it the flags.";
+
+/**
+ * clangd for C, C++ and Objective-C, with its background index. With a compile_commands.json
+ * clangd indexes what it lists; without one (compile_flags.txt, or nothing), clangd would index
+ * only the files opened, so lspgate hands it a compile command for every source file under the
+ * root (`compilationDatabaseChanges`, with compile_flags.txt's flags) and the index covers them.
+ * Readiness waits for that index: before it, clangd answers a cross-file definition with the
+ * header's declaration and references from the open file alone.
+ */
+export const clangdAdapter: Adapter = {
+  id: "clangd",
+  languages: C_FAMILY,
+  rootMarkers: [
+    "compile_commands.json",
+    "compile_flags.txt",
+    ".clangd",
+    ".clang-tidy",
+    ".clang-format",
+    "CMakeLists.txt",
+    "meson.build",
+    "configure.ac",
+    "Makefile",
+  ],
+  priority: 10,
+  installHint,
+  readiness: "progress",
+  indexProgressToken: "backgroundIndexProgress",
+  // clangd before 16 negotiates encodings only through this extension of its own.
+  extraCapabilities: { offsetEncoding: ["utf-32", "utf-8", "utf-16"] },
+  async resolve({ root, workspace, configuredCommand, trusted }) {
+    let command = configuredCommand;
+    let installDir: string | undefined;
+    if (!command) {
+      const found = await findBinary("clangd", { root, workspace, trusted });
+      if (!found) {
+        throw new LspGateError(
+          "SERVER_NOT_INSTALLED",
+          `clangd was not found on PATH or in lspgate's tools folder. ${installHint}`,
+          { server: "clangd" },
+        );
+      }
+      // Its index persists under the project's .cache/clangd, which a read-only sandbox refuses:
+      // the index is then kept in memory only. No --query-driver: a compile_commands.json names
+      // compilers, and clangd runs none of them unless allowed here.
+      command = [found, "--background-index", "--log=error"];
+      // <prefix>/bin/clangd: its resource headers are in <prefix>/lib/clang.
+      installDir = dirname(dirname(await realPath(found)));
+    }
+    const database = await compileCommandsFolder(root);
+    if (database) {
+      return { command, installDir, note: `compile_commands.json in ${database}` };
+    }
+    const flags = await compileFlags(root);
+    const sources = await sourcesUnder(root);
+    const compilationDatabaseChanges = Object.fromEntries(sources.files.map((file) => [
+      file,
+      { workingDirectory: root, compilationCommand: ["clang", ...flags, file] },
+    ]));
+    return {
+      command,
+      installDir,
+      initializationOptions: { compilationDatabaseChanges },
+      note: `no compile_commands.json: ${sources.files.length} source files indexed with ` +
+        (flags.length ? "compile_flags.txt's flags" : "default flags") +
+        (sources.capped ? ` (the first ${MAX_SOURCES} only)` : ""),
+    };
+  },
+};
+
+/** The folder holding the project's compile_commands.json (the root or its build/), if any. */
+async function compileCommandsFolder(root: string): Promise<string | undefined> {
+  for (const folder of [root, join(root, "build")]) {
+    if (await pathExists(join(folder, "compile_commands.json"))) return folder;
+  }
+  return undefined;
+}
+
+/** compile_flags.txt's flags, one per line, as clangd reads them. */
+async function compileFlags(root: string): Promise<string[]> {
+  try {
+    const text = await Deno.readTextFile(join(root, "compile_flags.txt"));
+    return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The C-family source files under `root`, at most MAX_SOURCES. Symlinks are not followed (a
+ * repository cannot point the walk outside itself); hidden and build folders are skipped.
+ */
+async function sourcesUnder(root: string): Promise<{ files: string[]; capped: boolean }> {
+  const files: string[] = [];
+  const pending = [root];
+  for (let seen = 0; pending.length > 0; seen++) {
+    if (seen === MAX_FOLDERS) return { files, capped: true };
+    const dir = pending.shift()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) {
+        if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(path);
+      } else if (entry.isFile && SOURCES.has(extname(entry.name).toLowerCase())) {
+        if (files.length === MAX_SOURCES) return { files, capped: true };
+        files.push(path);
+      }
+    }
+  }
+  return { files, capped: false };
+}

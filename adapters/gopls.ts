@@ -1,0 +1,83 @@
+import { dirname, join } from "node:path";
+import type { Adapter } from "../src/servers/adapter.ts";
+import { findBinary, onPath, realPath } from "../src/servers/find_binary.ts";
+import { LspGateError } from "../src/errors.ts";
+import { pathExists } from "../src/fs.ts";
+
+const installHint = "Install gopls with Go: `go install golang.org/x/tools/gopls@latest` " +
+  "(into a folder on PATH, e.g. GOBIN=~/.local/bin), or Debian's older `apt-get install gopls`. " +
+  "It needs the Go toolchain (`go`) on PATH.";
+
+/**
+ * gopls for Go modules and go.work workspaces. It runs `go list` to load packages, so it needs
+ * the Go toolchain on PATH and, in the sandbox, GOROOT and the module cache bound read-only.
+ * A repository chooses no toolchain: GOTOOLCHAIN=local keeps a go.mod's `toolchain` line from
+ * downloading and running another Go, and GOPROXY=off keeps `go list` from fetching modules.
+ */
+export const goplsAdapter: Adapter = {
+  id: "gopls",
+  languages: { ".go": "go" },
+  rootMarkers: ["go.work", "go.mod"],
+  priority: 10,
+  installHint,
+  // gopls holds each request until the workspace is loaded, and answers it then.
+  readiness: "immediate",
+  env: { GOTOOLCHAIN: "local", GOPROXY: "off" },
+  // Workspace symbols from the workspace, matched as a substring: an agent searching its code
+  // wants its code, not fuzzy matches from the standard library.
+  initializationOptions: { symbolScope: "workspace", symbolMatcher: "CaseInsensitive" },
+  settings: { gopls: { symbolScope: "workspace", symbolMatcher: "CaseInsensitive" } },
+  async resolve({ root, workspace, configuredCommand, trusted }) {
+    const go = await onPath("go", workspace);
+    if (!go) {
+      throw new LspGateError(
+        "SERVER_NOT_INSTALLED",
+        `gopls needs the Go toolchain, and \`go\` was not found on PATH. ${installHint}`,
+        { server: "gopls" },
+      );
+    }
+    // <GOROOT>/bin/go, also when PATH holds a link to it (/usr/bin/go → /usr/lib/go-1.x/bin/go).
+    const goroot = dirname(dirname(await realPath(go)));
+    const modcache = goModCache();
+    const readOnlyPaths = [goroot, ...(modcache && await pathExists(modcache) ? [modcache] : [])];
+    const env: Record<string, string> = {
+      GOROOT: goroot,
+      ...(modcache ? { GOMODCACHE: modcache } : {}),
+    };
+    if (configuredCommand) return { command: configuredCommand, readOnlyPaths, env };
+    const found = await findBinary("gopls", { root, workspace, trusted });
+    if (!found) {
+      throw new LspGateError(
+        "SERVER_NOT_INSTALLED",
+        `gopls was not found on PATH or in lspgate's tools folder. ${installHint}`,
+        { server: "gopls" },
+      );
+    }
+    return {
+      command: [found],
+      installDir: dirname(await realPath(found)),
+      readOnlyPaths,
+      env,
+      note: `Go toolchain ${goroot}`,
+    };
+  },
+};
+
+/** The user's module cache: $GOMODCACHE, else $GOPATH/pkg/mod, else ~/go/pkg/mod. */
+function goModCache(): string | undefined {
+  const configured = env("GOMODCACHE");
+  if (configured) return configured;
+  const gopath = env("GOPATH")?.split(":")[0];
+  if (gopath) return join(gopath, "pkg", "mod");
+  const home = env("HOME");
+  return home ? join(home, "go", "pkg", "mod") : undefined;
+}
+
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch {
+    // Without --allow-env for this name it counts as unset.
+    return undefined;
+  }
+}
