@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { defaultConfig, loadConfig } from "./config.ts";
+import {
+  defaultConfig,
+  loadConfig,
+  loadUserConfig,
+  parseConfig,
+  parseWorkspaceConfig,
+  withWorkspaceConfig,
+} from "./config.ts";
 
 Deno.test("loadConfig() reads JSONC with comments and trailing commas, defaults the rest", async () => {
   const file = await Deno.makeTempFile({ suffix: ".jsonc" });
@@ -30,4 +37,208 @@ Deno.test("loadConfig() names the file and the key for a wrong value or an unkno
   } finally {
     await Deno.remove(file);
   }
+});
+
+const KNOWN = ["pyright", "basedpyright", "typescript", "bash", "yaml", "json", "css"];
+
+/** The message of the INVALID_INPUT error parseConfig() throws for `text`. */
+function problem(
+  text: string,
+  parse: (text: string) => unknown = (t) =>
+    parseConfig(t, "/home/me/.config/lspgate/config.jsonc", { knownServers: KNOWN }),
+): string {
+  try {
+    parse(text);
+  } catch (error) {
+    assert.equal((error as { code?: string }).code, "INVALID_INPUT");
+    return (error as Error).message;
+  }
+  assert.fail("expected the config to be refused");
+}
+
+Deno.test("parseConfig() names file:line and the key of a typo'd server id, with the nearest id", () => {
+  const text = `{
+  // mine
+  "servers": {
+    "pyrigth": { "settings": {} }
+  }
+}`;
+  assert.equal(
+    problem(text),
+    "config /home/me/.config/lspgate/config.jsonc:4: servers.pyrigth: unknown server; did you " +
+      'mean "pyright"? A new server needs "command" and "extensions" (or "filenames"). ' +
+      "Known: pyright, basedpyright, typescript, bash, yaml, json, css.",
+  );
+});
+
+Deno.test("parseConfig() names the line of an unknown key inside a server entry", () => {
+  const text = `{
+  "servers": {
+    "pyright": {
+      "settings": {},
+      "comand": ["pyright-langserver", "--stdio"]
+    }
+  }
+}`;
+  assert.equal(
+    problem(text),
+    "config /home/me/.config/lspgate/config.jsonc:5: servers.pyright.comand: unknown key",
+  );
+});
+
+Deno.test("parseConfig() names the line of a value of the wrong type", () => {
+  const text = `{
+  "timeoutMs": 5000,
+  "servers": {
+    "nix": {
+      "command": ["nil"],
+      "extensions": [".nix"],
+      "kind": "formatter"
+    }
+  }
+}`;
+  assert.match(
+    problem(text),
+    /^config \/home\/me\/\.config\/lspgate\/config\.jsonc:7: servers\.nix\.kind: Invalid option: expected one of "language"\|"linter"$/,
+  );
+});
+
+Deno.test("parseConfig() lists every problem, each with its line, in line order", () => {
+  const text = `{
+  "timeoutMs": "soon",
+  "colour": 1
+}`;
+  assert.equal(
+    problem(text),
+    "config has 2 problems:\n" +
+      "/home/me/.config/lspgate/config.jsonc:2: timeoutMs: Invalid input: expected number, " +
+      "received string\n" +
+      "/home/me/.config/lspgate/config.jsonc:3: colour: unknown key",
+  );
+});
+
+Deno.test("parseConfig() refuses a relative command and a syntax error, by line", () => {
+  assert.equal(
+    problem(`{"servers": {"x": {"command": ["./bin/x"], "extensions": [".x"]}}}`),
+    "config /home/me/.config/lspgate/config.jsonc:1: servers.x.command.0: must be an absolute " +
+      "path or a program name looked up on PATH (a relative path would be resolved inside the " +
+      "workspace)",
+  );
+  assert.equal(
+    problem(`{\n  "timeoutMs": 5000\n  "sandbox": "none"\n}`),
+    "config /home/me/.config/lspgate/config.jsonc:3:3: CommaExpected",
+  );
+});
+
+Deno.test("parseConfig() accepts a new server with command and extensions, and overrides by id", () => {
+  const config = parseConfig(
+    `{"servers": {
+      "nix": {"command": ["nil"], "extensions": [".nix"], "rootMarkers": ["flake.nix"]},
+      "basedpyright": {"preferred": true},
+    }}`,
+    "config.jsonc",
+    { knownServers: KNOWN },
+  );
+  assert.deepEqual(config.servers.nix.command, ["nil"]);
+  assert.equal(config.servers.basedpyright.preferred, true);
+});
+
+const parseWorkspace = (text: string) => parseWorkspaceConfig(text, "/repo/.lspgate.jsonc", KNOWN);
+
+Deno.test("parseWorkspaceConfig() refuses what decides what runs, naming file:line:key", () => {
+  const text = `{
+  "timeoutMs": 60000,
+  "servers": {
+    "pyright": {
+      "settings": { "python": { "analysis": { "typeCheckingMode": "strict" } } },
+      "command": ["/tmp/evil"]
+    }
+  },
+  "sandbox": "none"
+}`;
+  const only = "only your own config may set it (--config, or ~/.config/lspgate/config.jsonc): " +
+    "a repository does not choose what runs";
+  assert.equal(
+    problem(text, parseWorkspace),
+    "config has 2 problems:\n" +
+      `/repo/.lspgate.jsonc:6: servers.pyright.command: not allowed in a workspace config; ${only}\n` +
+      `/repo/.lspgate.jsonc:9: sandbox: not allowed in a workspace config; ${only}`,
+  );
+});
+
+Deno.test("parseWorkspaceConfig() refuses settings that name a program or a path", () => {
+  const text = `{
+  "servers": {
+    "pyright": {
+      "settings": {
+        "python": { "pythonPath": "./venv/bin/python" }
+      }
+    },
+    "bash": { "settings": { "bashIde": { "shellcheckPath": "./sc" } } }
+  }
+}`;
+  const message = problem(text, parseWorkspace);
+  assert.match(message, /^config has 2 problems:\n/);
+  assert.match(
+    message,
+    /\/repo\/\.lspgate\.jsonc:5: servers\.pyright\.settings\.python\.pythonPath: names a program or a path/,
+  );
+  assert.match(
+    message,
+    /\/repo\/\.lspgate\.jsonc:8: servers\.bash\.settings\.bashIde\.shellcheckPath: names a program or a path/,
+  );
+});
+
+Deno.test("parseWorkspaceConfig() keeps settings and timeouts; the user's shorter ones give way", () => {
+  const workspace = parseWorkspace(`{
+    "readyTimeoutMs": 60000,
+    "timeoutMs": 1000,
+    "servers": {"pyright": {"settings": {"python": {"analysis": {"typeCheckingMode": "strict"}}}}}
+  }`);
+  // (JSON objects come without a prototype: a "__proto__" key is just a key.)
+  assert.deepEqual(JSON.parse(JSON.stringify(workspace.servers.pyright.settings)), {
+    python: { analysis: { typeCheckingMode: "strict" } },
+  });
+  const merged = withWorkspaceConfig(defaultConfig(), workspace);
+  assert.equal(merged.readyTimeoutMs, 60000);
+  assert.equal(merged.timeoutMs, defaultConfig().timeoutMs);
+  assert.equal(
+    problem(`{"servers": {"pyrite": {"settings": {}}}}`, parseWorkspace),
+    'config /repo/.lspgate.jsonc:1: servers.pyrite: unknown server; did you mean "pyright"? ' +
+      "Known: pyright, basedpyright, typescript, bash, yaml, json, css.",
+  );
+});
+
+Deno.test("loadUserConfig() reads $XDG_CONFIG_HOME/lspgate/config.jsonc when no file is given", async () => {
+  const home = await Deno.makeTempDir();
+  const before = Deno.env.get("XDG_CONFIG_HOME");
+  try {
+    await Deno.mkdir(`${home}/lspgate`);
+    await Deno.writeTextFile(`${home}/lspgate/config.jsonc`, `{"idleShutdownMs": 1234}`);
+    Deno.env.set("XDG_CONFIG_HOME", home);
+    assert.equal((await loadUserConfig(undefined)).idleShutdownMs, 1234);
+    await Deno.remove(`${home}/lspgate/config.jsonc`);
+    assert.equal((await loadUserConfig(undefined)).idleShutdownMs, 0);
+  } finally {
+    if (before === undefined) Deno.env.delete("XDG_CONFIG_HOME");
+    else Deno.env.set("XDG_CONFIG_HOME", before);
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("parseWorkspaceConfig() refuses schema URLs and paths outside the project in settings", () => {
+  const message = problem(
+    `{"servers": {
+  "yaml": {"settings": {"yaml": {"schemas": {"file:///etc/app.json": "*.yaml"}}}},
+  "json": {"settings": {"json": {"schemas": [{"fileMatch": ["*.json"], "url": "x.json"}]}}},
+  "css": {"settings": {"css": {"customData": ["../../shared/data.json"]}}}
+}}`,
+    parseWorkspace,
+  );
+  assert.match(message, /:2: servers\.yaml\.settings\.yaml\.schemas\.file:\/\/\/etc\/app\.json: /);
+  assert.match(message, /:3: servers\.json\.settings\.json\.schemas\.0\.url: /);
+  assert.match(
+    message,
+    /:4: servers\.css\.settings\.css\.customData\.0: names a program or a path/,
+  );
 });
