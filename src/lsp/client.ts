@@ -31,11 +31,16 @@ export interface ClientOptions {
    */
   readiness?: "immediate" | "progress";
   /**
-   * The server publishes nothing when a changed file's diagnostics stay empty
-   * (typescript-language-server's FileDiagnostics.update): after a change to a clean file, a
-   * silence this long, with no work in progress, means "still clean".
+   * The server publishes nothing when a file's diagnostics stay empty
+   * (typescript-language-server's FileDiagnostics.update): after the file was last sent, a silence
+   * this long with no work in progress means "still clean".
    */
   stillCleanAfterMs?: number;
+  /**
+   * A file's diagnostics depend on that file alone (a linter such as biome): a change to another
+   * file never makes its last push stale.
+   */
+  fileScopedDiagnostics?: boolean;
   /**
    * With "progress" readiness: the work-done progress token whose end means the server's index is
    * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
@@ -72,6 +77,14 @@ interface PushedDiagnostics {
   version?: number;
   items: proto.Diagnostic[];
   at: number;
+  /** How many document and file notifications had been sent when it arrived (see #told). */
+  told: number;
+}
+
+/** A point in the sequence of notifications sent: their count then, and the time. */
+interface Told {
+  told: number;
+  at: number;
 }
 
 const DIAGNOSTICS_QUIET_MS = 200;
@@ -101,8 +114,19 @@ export class LspClient {
   #progress = new Map<string | number, string>();
   #pushed = new Map<string, PushedDiagnostics>();
   #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
-  /** Whether a document's last push before its latest change was empty. */
-  #cleanBeforeChange = new Map<string, boolean>();
+  /** Document and file notifications sent so far (didOpen, didChange, didClose, didChangeWatchedFiles). */
+  #told = 0;
+  /**
+   * The change generation: `#told` as of the latest change to text the server already knew (a
+   * didChange, a didChangeWatchedFiles). A push speaks for the state after a change only if it
+   * arrived later. A didOpen or didClose is no change: lspgate opens files with their disk text.
+   */
+  #generation = 0;
+  /** Per open document, its own latest didOpen or didChange (told: Infinity while being sent). */
+  #synced = new Map<string, Told>();
+  /** Per open document, the text the server has, to send it again unchanged (see diagnostics). */
+  #texts = new Map<string, string>();
+  #progressEndedAt = -Infinity;
   #waiters = new Set<() => void>();
   #firstOpenAt?: number;
   #settled = false;
@@ -316,20 +340,25 @@ export class LspClient {
   /** Makes the server's view of `uri` equal `text` (didOpen or a full didChange). */
   async syncDocument(uri: string, languageId: string, text: string): Promise<OpenDocument> {
     const step = await this.documents.sync(uri, languageId, text);
+    if (step.kind === "unchanged") return step.doc;
+    // Nothing the server says while the new text is on its way speaks for it.
+    this.#synced.set(uri, { told: Infinity, at: Infinity });
+    this.#texts.set(uri, text);
     if (step.kind === "open") {
       this.#firstOpenAt ??= performance.now();
       await this.notify("textDocument/didOpen", {
         textDocument: { uri, languageId, version: step.doc.version, text },
       });
+      this.#synced.set(uri, this.#tell());
       for (const old of this.documents.oldest(MAX_OPEN_DOCUMENTS)) await this.closeDocument(old);
-    } else if (step.kind === "change") {
-      const before = this.#pushed.get(uri);
-      if (before) this.#cleanBeforeChange.set(uri, before.items.length === 0);
-      this.#pushed.delete(uri);
+    } else {
       await this.notify("textDocument/didChange", {
         textDocument: { uri, version: step.doc.version },
         contentChanges: [{ text }],
       });
+      const told = this.#tell();
+      this.#synced.set(uri, told);
+      this.#generation = told.told;
     }
     return step.doc;
   }
@@ -339,13 +368,38 @@ export class LspClient {
     if (!this.documents.get(uri)) return;
     this.documents.delete(uri);
     this.#pushed.delete(uri);
+    this.#synced.delete(uri);
+    this.#texts.delete(uri);
     await this.notify("textDocument/didClose", { textDocument: { uri } });
+    this.#tell();
   }
 
   /** Tells the server files changed on disk that it does not have open. */
   async filesChanged(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void> {
     if (changes.length === 0) return;
     await this.notify("workspace/didChangeWatchedFiles", { changes });
+    this.#generation = this.#tell().told;
+  }
+
+  /**
+   * Sends an open document again, unchanged, as its next version: the server checks it anew after
+   * every change told before, and publishes for it.
+   */
+  async #resend(uri: string): Promise<void> {
+    const text = this.#texts.get(uri);
+    const doc = text === undefined ? undefined : this.documents.touch(uri);
+    if (!doc) return;
+    this.#synced.set(uri, { told: Infinity, at: Infinity });
+    await this.notify("textDocument/didChange", {
+      textDocument: { uri, version: doc.version },
+      contentChanges: [{ text }],
+    });
+    this.#synced.set(uri, this.#tell());
+  }
+
+  /** Counts one document or file notification as sent. */
+  #tell(): Told {
+    return { told: ++this.#told, at: performance.now() };
   }
 
   /**
@@ -381,15 +435,18 @@ export class LspClient {
   }
 
   /**
-   * Diagnostics for the current version of an open document: pulled where the server offers it,
-   * else the push that matches the version (or, for servers that send no version, the first push
-   * after the last change followed by a short quiet window).
+   * Diagnostics of an open document for every change the server has been told of (its own and,
+   * but for a linter, every other file's): pulled afresh where the server offers it, else the
+   * first push that arrived after the document was last sent (matching its version, where the
+   * server sends one). A document last sent before another file changed is sent again, unchanged,
+   * so the server checks it again now instead of at a time of its choosing.
    */
   async diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
-    const doc = this.documents.get(uri);
+    let doc = this.documents.get(uri);
     if (!doc) throw new LspGateError("INTERNAL", `diagnostics asked for ${uri}, which is not open`);
     if (this.pullsDiagnostics) {
       try {
+        // A pull sent after the change notifications is answered after them.
         return { status: "ok", items: await this.#pullDiagnostics(uri, timeoutMs, signal) };
       } catch (error) {
         if (!(error instanceof LspGateError) || error.code !== "LSP_ERROR") throw error;
@@ -397,44 +454,66 @@ export class LspClient {
       }
     }
     const deadline = performance.now() + timeoutMs;
-    const current = () => {
+    // typescript-language-server hears of files changed on disk from tsserver's own watcher, and
+    // tsserver updates the open files' diagnostics 2.5 s later (delayEnsureProjectForOpenFiles);
+    // a document sent again is checked at once, and its push (or silence) is about the new state.
+    const stale = (this.#synced.get(uri)?.told ?? Infinity) < this.#generation;
+    if (stale && !this.options.fileScopedDiagnostics) {
+      await this.#resend(uri);
+      doc = this.documents.get(uri) ?? doc;
+    }
+    const version = doc.version;
+    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
+    const fresh = () => {
       const pushed = this.#pushed.get(uri);
-      if (!pushed) return undefined;
-      if (pushed.version !== undefined) return pushed.version === doc.version ? pushed : undefined;
-      return pushed.at >= doc.syncedAt ? pushed : undefined;
+      if (!pushed || pushed.told < since.told) return undefined;
+      return pushed.version === undefined || pushed.version === version ? pushed : undefined;
     };
+    // A server silent on clean files: once it kept quiet this long after the document was sent,
+    // with no work in progress, a clean last push (for an earlier text) still holds.
+    const stillClean = this.options.stillCleanAfterMs;
+    const cleanBefore = stillClean !== undefined && this.#pushed.get(uri)?.items.length === 0;
+    const quietUntil = () =>
+      Math.max(since.at + (stillClean ?? 0), this.#progressEndedAt + DIAGNOSTICS_QUIET_MS);
     // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
     // stops pushing: a registration arriving while we wait switches to pulling.
-    const heard = () => current() !== undefined || this.pullsDiagnostics;
-    const stillClean = this.options.stillCleanAfterMs;
-    if (stillClean !== undefined && this.#cleanBeforeChange.get(uri) === true) {
-      const first = await this.#waitFor(heard, Math.min(stillClean, timeoutMs), signal);
-      if (!first && this.#progress.size === 0 && !this.exitInfo && !signal?.aborted) {
+    const heard = () => fresh() !== undefined || this.pullsDiagnostics;
+    let pushed: PushedDiagnostics | undefined;
+    while (!(pushed = fresh()) && !this.pullsDiagnostics) {
+      const now = performance.now();
+      if (cleanBefore && now >= quietUntil() && this.#progress.size === 0) {
         return { status: "ok", items: [] };
       }
+      if (now >= deadline || signal?.aborted || this.exitInfo) {
+        return {
+          status: "timeout",
+          items: [],
+          reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
+        };
+      }
+      // Wake for a push, at the end of the quiet window, or when the work in progress ends.
+      const quietLeft = cleanBefore ? quietUntil() - now : Infinity;
+      const working = cleanBefore && quietLeft <= 0;
+      await this.#waitFor(
+        () => heard() || (working && this.#progress.size === 0),
+        Math.max(1, Math.min(deadline - now, quietLeft > 0 ? quietLeft : Infinity)),
+        signal,
+      );
     }
-    const arrived = await this.#waitFor(heard, Math.max(1, deadline - performance.now()), signal);
-    if (arrived && current() === undefined && this.pullsDiagnostics) {
+    if (!pushed) {
       const left = Math.max(1, deadline - performance.now());
       return { status: "ok", items: await this.#pullDiagnostics(uri, left, signal) };
     }
-    if (!arrived) {
-      return {
-        status: "timeout",
-        items: [],
-        reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
-      };
-    }
-    let pushed = current()!;
     // Some servers (biome, pyright in push mode) first push an empty set for a fresh version and
     // the real one moments later: an empty answer waits one quiet window for a second word.
     if (pushed.version !== undefined && pushed.items.length === 0) {
+      const first = pushed;
       await this.#waitFor(
-        () => (this.#pushed.get(uri)?.at ?? pushed.at) !== pushed.at,
+        () => (this.#pushed.get(uri)?.at ?? first.at) !== first.at,
         Math.min(EMPTY_PUSH_WAIT_MS, Math.max(1, deadline - performance.now())),
         signal,
       );
-      pushed = current() ?? pushed;
+      pushed = fresh() ?? pushed;
     }
     if (pushed.version === undefined) {
       // No version to match: let a burst of pushes (syntax, then semantic) settle.
@@ -568,6 +647,7 @@ export class LspClient {
         version: typeof p.version === "number" ? p.version : undefined,
         items: Array.isArray(p.diagnostics) ? p.diagnostics : [],
         at: performance.now(),
+        told: this.#told,
       });
       if (this.#firstOpenAt !== undefined) this.#settled = true;
     } else if (method === "$/progress") {
@@ -580,6 +660,7 @@ export class LspClient {
         this.#progress.set(p.token, p.value.title || p.value.message || "working");
       } else if (p?.value?.kind === "end") {
         this.#progress.delete(p.token);
+        this.#progressEndedAt = performance.now();
         if (this.#firstOpenAt !== undefined) this.#settled = true;
       }
     }

@@ -60,6 +60,19 @@ export class DocumentStore {
     return { kind: known ? "change" : "open", doc };
   }
 
+  /**
+   * A next version of an open document with the same text, for re-sending it unchanged (so the
+   * server checks it again); undefined when it is not open.
+   */
+  touch(uri: string): OpenDocument | undefined {
+    const known = this.#docs.get(uri);
+    if (!known) return undefined;
+    const now = performance.now();
+    const doc = { ...known, version: known.version + 1, syncedAt: now, usedAt: now };
+    this.#docs.set(uri, doc);
+    return doc;
+  }
+
   /** Forgets a document (after didClose). */
   delete(uri: string): void {
     this.#docs.delete(uri);

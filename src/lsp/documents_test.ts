@@ -20,3 +20,12 @@ Deno.test("DocumentStore.oldest() names the least recently used documents beyond
   assert.deepEqual(store.oldest(2), ["file:///b"]);
   assert.deepEqual(store.oldest(3), []);
 });
+
+Deno.test("DocumentStore.touch() gives the same text a next version, which a sync then keeps", async () => {
+  const store = new DocumentStore();
+  await store.sync("file:///a.ts", "typescript", "one");
+  assert.equal(store.touch("file:///a.ts")?.version, 2);
+  const same = await store.sync("file:///a.ts", "typescript", "one");
+  assert.deepEqual([same.kind, same.doc.version], ["unchanged", 2]);
+  assert.equal(store.touch("file:///b.ts"), undefined);
+});

@@ -211,6 +211,11 @@ export class ServerManager {
       const mine = changes.filter((c) => c.path.startsWith(entry.root + "/"));
       const client = entry.state.client;
       const notOpen = mine.filter((c) => !client.documents.get(toFileUrl(c.path)));
+      // An open one is re-read before the next query, even if its size and mtime look the same.
+      for (const change of mine) {
+        const known = entry.disk.get(toFileUrl(change.path));
+        if (known) known.mtime = Number.NaN;
+      }
       try {
         await client.filesChanged(notOpen.map((c) => ({ uri: toFileUrl(c.path), type: c.type })));
       } catch {
@@ -326,6 +331,7 @@ export class ServerManager {
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
         stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
+        fileScopedDiagnostics: entry.adapter.kind === "linter",
         indexProgressToken: entry.adapter.indexProgressToken,
         extraCapabilities: entry.adapter.extraCapabilities,
       };

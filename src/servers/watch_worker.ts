@@ -54,8 +54,11 @@ export function serveWatchWorker(): void {
     const message = event.data;
     if (message.type === "start") watch(message.root);
     else {
-      flush();
-      self.postMessage({ type: "flushed", id: message.id });
+      // Events already read from the kernel but not yet handed to this loop come first.
+      setTimeout(() => {
+        flush();
+        self.postMessage({ type: "flushed", id: message.id });
+      }, 0);
     }
   };
 }

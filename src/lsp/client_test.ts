@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { pushServerCommand, WATCHED_CHANGE_DELAY_MS } from "../../tests/fakes/push_server.ts";
+import { LspClient } from "./client.ts";
+
+const STILL_CLEAN_MS = 400;
+
+/** A push fake (see tests/fakes/push_server.ts) in a temp root, with one open document. */
+async function start(options: { mute?: boolean } = {}) {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-client-" }));
+  const client = await LspClient.start({
+    serverName: "push-fake",
+    root,
+    rootUri: `file://${root}`,
+    process: { command: pushServerCommand(options), cwd: root },
+    installHint: "",
+    requestTimeoutMs: 10_000,
+    startTimeoutMs: 10_000,
+    stillCleanAfterMs: STILL_CLEAN_MS,
+  });
+  const uri = `file://${root}/b.fake`;
+  await client.syncDocument(uri, "fake", "uses dep\n");
+  const changeDep = async (text: string) => {
+    await Deno.writeTextFile(`${root}/dep`, text);
+    await client.filesChanged([{ uri: `file://${root}/dep`, type: 2 }]);
+  };
+  const ask = async (timeoutMs = 5000) => {
+    const started = performance.now();
+    const answer = await client.diagnostics(uri, timeoutMs);
+    return { ...answer, ms: performance.now() - started };
+  };
+  return {
+    changeDep,
+    ask,
+    async [Symbol.asyncDispose]() {
+      await client.shutdown();
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+Deno.test("diagnostics() answers for a watched-file change at once, not when the server chooses", async () => {
+  await using fake = await start();
+  assert.deepEqual((await fake.ask()).items, []);
+  await fake.changeDep("bad");
+  const broken = await fake.ask();
+  assert.equal(broken.status, "ok");
+  assert.deepEqual(broken.items.map((d) => d.message), ["dep is bad"]);
+  // The document was sent again, so the server checked it then, not 3 s after the change.
+  assert.ok(broken.ms < WATCHED_CHANGE_DELAY_MS / 2, `took ${broken.ms} ms`);
+  await fake.changeDep("good");
+  assert.deepEqual((await fake.ask()).items, []);
+});
+
+Deno.test("diagnostics() keeps a clean file clean only after the server's quiet window", async () => {
+  await using fake = await start();
+  assert.deepEqual((await fake.ask()).items, []);
+  await fake.changeDep("still good");
+  const clean = await fake.ask();
+  assert.deepEqual([clean.status, clean.items], ["ok", []]);
+  assert.ok(clean.ms >= STILL_CLEAN_MS, `answered clean after ${clean.ms} ms`);
+});
+
+Deno.test("diagnostics() from a server that never speaks is a timeout, never clean", async () => {
+  await using fake = await start({ mute: true });
+  const first = await fake.ask(STILL_CLEAN_MS * 2);
+  assert.equal(first.status, "timeout");
+  await fake.changeDep("bad");
+  assert.equal((await fake.ask(STILL_CLEAN_MS * 2)).status, "timeout");
+});

@@ -1,0 +1,81 @@
+/**
+ * A scripted server that pushes diagnostics the way typescript-language-server does, for tests of
+ * how LspClient waits for them (never a stand-in for a real server's answers).
+ *
+ * Run as `deno run -A tests/fakes/push_server.ts [--mute]`. Every open document "imports" the
+ * file `dep` in the root, read from disk when checked: while `dep` holds the word `bad`, each
+ * document has one error on its first line. After a didOpen or didChange it checks every open
+ * document 50 ms later and publishes, without a version, for each one except a document that was
+ * clean and stays clean (FileDiagnostics.update). A didChangeWatchedFiles is acted on only 3 s
+ * later (tsserver's delayEnsureProjectForOpenFiles). `--mute` never publishes anything.
+ *
+ * @module
+ */
+
+import { JsonRpcConnection } from "../../src/jsonrpc/mod.ts";
+
+/** How long the fake waits after a didChangeWatchedFiles before it checks again. */
+export const WATCHED_CHANGE_DELAY_MS = 3000;
+
+/** The command that runs this fake. */
+export function pushServerCommand(options: { mute?: boolean } = {}): string[] {
+  const script = new URL(import.meta.url).pathname;
+  return [Deno.execPath(), "run", "-A", "--no-config", script, ...(options.mute ? ["--mute"] : [])];
+}
+
+function main(mute: boolean) {
+  const writable = new WritableStream<Uint8Array>({
+    write: (chunk) => {
+      let done = 0;
+      while (done < chunk.length) done += Deno.stdout.writeSync(chunk.subarray(done));
+    },
+  });
+  const connection = new JsonRpcConnection({ readable: Deno.stdin.readable, writable });
+  let root = "";
+  const open = new Set<string>();
+  const published = new Map<string, number>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const check = () => {
+    let dep = "";
+    try {
+      dep = Deno.readTextFileSync(`${root}/dep`);
+    } catch {
+      // no dep: clean
+    }
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+    const diagnostics = dep.includes("bad")
+      ? [{ range, severity: 1, message: "dep is bad", source: "push-fake" }]
+      : [];
+    for (const uri of open) {
+      if (published.get(uri) === 0 && diagnostics.length === 0) continue;
+      published.set(uri, diagnostics.length);
+      connection.sendNotification("textDocument/publishDiagnostics", { uri, diagnostics });
+    }
+  };
+  const schedule = (ms: number) => {
+    if (mute) return;
+    clearTimeout(timer);
+    timer = setTimeout(check, ms);
+  };
+
+  connection.onRequest((method, params) => {
+    if (method === "initialize") {
+      root = new URL((params as { rootUri: string }).rootUri).pathname;
+      return { capabilities: { textDocumentSync: 1 } };
+    }
+    if (method === "shutdown") return null;
+    throw new Error(`push fake does not handle ${method}`);
+  });
+  connection.onNotification((method, params) => {
+    const uri = (params as { textDocument?: { uri?: string } })?.textDocument?.uri;
+    if (method === "textDocument/didOpen" && uri) open.add(uri);
+    if (method === "textDocument/didClose" && uri) open.delete(uri);
+    if (method === "textDocument/didOpen" || method === "textDocument/didChange") schedule(50);
+    if (method === "workspace/didChangeWatchedFiles") schedule(WATCHED_CHANGE_DELAY_MS);
+    if (method === "exit") Deno.exit(0);
+  });
+  connection.listen();
+}
+
+if (import.meta.main) main(Deno.args.includes("--mute"));
