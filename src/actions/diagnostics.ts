@@ -6,6 +6,7 @@ import { type Severity, severityName, severityRank } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
+import { sweepAdapters } from "../servers/pick.ts";
 import { withDocument } from "./document.ts";
 import { waitForProject } from "./readiness.ts";
 import { timeoutField } from "./schema.ts";
@@ -76,8 +77,11 @@ async function expandTargets(
   const isGlob = file === "*" || /[*?[{]/.test(file);
   if (!isGlob) return { targets: [file], truncated: false, single: true };
   // Files a language server handles; a linter alone (biome on .json) does not make a target.
+  // The workspace-wide sweep leaves out configuration data and servers that are not installed.
   const extensions = new Set(
-    context.manager.options.adapters.filter((a) => a.kind !== "linter")
+    (file === "*"
+      ? await sweepAdapters(context.manager.options.adapters, context.workspace.path)
+      : context.manager.options.adapters.filter((a) => a.kind !== "linter"))
       .flatMap((a) => Object.keys(a.languages)),
   );
   const pattern = file === "*" ? "**/*" : file;
@@ -109,11 +113,17 @@ function checkFile(
     const linters = await context.manager.acquireLinters(doc.path, context.signal);
     try {
       const sources = [
-        { server: doc.server, client: doc.client, encoding: doc.encoding, uri: doc.uri },
+        {
+          server: doc.server,
+          client: doc.client,
+          // A server may report diagnostics in another encoding than it negotiated (a quirk).
+          encoding: doc.lease.pick.adapter.diagnosticEncoding ?? doc.encoding,
+          uri: doc.uri,
+        },
         ...linters.leases.map((l) => ({
           server: l.pick.adapter.id,
           client: l.client,
-          encoding: l.client.encoding,
+          encoding: l.pick.adapter.diagnosticEncoding ?? l.client.encoding,
           uri: l.uri,
         })),
       ];

@@ -50,6 +50,12 @@ export interface ClientOptions {
   indexProgressToken?: string;
   /** Client capabilities outside the standard, merged into `initialize` (clangd's `offsetEncoding`). */
   extraCapabilities?: Record<string, unknown>;
+  /**
+   * With "progress" readiness: a pattern for the log message (`window/logMessage`) in which the
+   * server says it has loaded the workspace, for servers that report it no other way
+   * (bash-language-server's "BackgroundAnalysis: Completed"). Readiness then waits for it.
+   */
+  readyLogMessage?: string;
 }
 
 /** A pushed or pulled diagnostics set, raw from the server. */
@@ -131,6 +137,8 @@ export class LspClient {
   #firstOpenAt?: number;
   #settled = false;
   #indexBegun = false;
+  /** The server logged `readyLogMessage`. */
+  #loggedReady = false;
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
   #shuttingDown = false;
   #silentTimeouts = 0;
@@ -408,6 +416,10 @@ export class LspClient {
    */
   async waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     if (this.options.readiness !== "progress" || this.#settled) return true;
+    if (this.options.readyLogMessage !== undefined) {
+      this.#settled = await this.#waitFor(() => this.#loggedReady, timeoutMs, signal);
+      return this.#settled;
+    }
     const deadline = performance.now() + timeoutMs;
     const index = this.options.indexProgressToken;
     if (index !== undefined && this.#firstOpenAt !== undefined && !this.#indexBegun) {
@@ -650,6 +662,11 @@ export class LspClient {
         told: this.#told,
       });
       if (this.#firstOpenAt !== undefined) this.#settled = true;
+    } else if (method === "window/logMessage" && this.options.readyLogMessage !== undefined) {
+      const message = (params as { message?: unknown })?.message;
+      if (typeof message === "string" && new RegExp(this.options.readyLogMessage).test(message)) {
+        this.#loggedReady = true;
+      }
     } else if (method === "$/progress") {
       const p = params as {
         token: string | number;

@@ -51,8 +51,32 @@ export interface Adapter {
   kind?: "language" | "linter";
   /** File extensions (with the dot) and the language id each one has. */
   languages: Record<string, string>;
+  /** Whole file names (e.g. `Dockerfile`) and their language id, for files an extension misses. */
+  filenames?: Record<string, string>;
+  /**
+   * False for an adapter written from its server's documentation and never run against the real
+   * server here (and for servers added in the user's config); `servers` says so. Default: tested.
+   */
+  tested?: boolean;
+  /** Where the adapter comes from: shipped with lspgate (default), or added in the user's config. */
+  origin?: "lspgate" | "config";
+  /**
+   * Chosen over the other language servers of the same files, wherever it applies (set by the
+   * user's config, e.g. basedpyright over pyright; a server added in config for a known type).
+   */
+  preferred?: boolean;
+  /**
+   * Among tied language servers of the same files, one whose binary is missing yields to one whose
+   * binary is found (e.g. pyright to basedpyright). Cheap: a PATH lookup, no process is run.
+   */
+  installed?(context: { workspace: string }): Promise<boolean>;
   /** Files whose folder is a project root, nearest first wins. */
   rootMarkers: string[];
+  /**
+   * A marker that counts only when it holds this text, e.g. `pyproject.toml` with `[tool.ruff`
+   * (a linter applies only where the project configures it).
+   */
+  rootMarkerContains?: Record<string, string>;
   /**
    * Among adapters for the same file whose markers are equally near, the higher wins; it also
    * picks the fallback when no adapter's marker is found.
@@ -67,6 +91,18 @@ export interface Adapter {
   settings?: Record<string, unknown>;
   /** Environment for the server process, added to a minimal inherited one. */
   env?: Record<string, string>;
+  /**
+   * The encoding of the columns in this server's diagnostics, where it differs from the one it
+   * negotiated (a server quirk, e.g. bash-language-server passing ShellCheck's code points on).
+   */
+  diagnosticEncoding?: "utf-8" | "utf-16" | "utf-32";
+  /**
+   * False for servers of configuration data (JSON, YAML): their files are checked when named or
+   * globbed, but not by a workspace-wide `diagnostics "*"`, which is for code. Default true.
+   */
+  workspaceDiagnostics?: boolean;
+  /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
+  readyLogMessage?: string;
   /** See ClientOptions.readiness. */
   readiness: "immediate" | "progress";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */

@@ -5,7 +5,7 @@ import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
 import { serverPath } from "./find_binary.ts";
-import { type Pick, pickAdapter, pickLinters } from "./pick.ts";
+import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
@@ -63,7 +63,12 @@ export interface ManagerOptions {
   /** Per adapter: a configured command, extra settings, or disabled. */
   serverConfig?: Record<
     string,
-    { command?: string[]; settings?: Record<string, unknown>; disabled?: boolean }
+    {
+      command?: string[];
+      settings?: Record<string, unknown>;
+      initializationOptions?: Record<string, unknown>;
+      disabled?: boolean;
+    }
   >;
   wrap?: CommandWrapper;
   /** Reads a file the manager must send to a server (goes through the workspace boundary). */
@@ -195,7 +200,7 @@ export class ServerManager {
     // stat before reading: a write in between then shows as a change on the next query.
     const stat = await Deno.stat(file);
     const text = await this.options.readFile(file);
-    languageId ??= entry.adapter.languages[extensionOf(file)] ?? "plaintext";
+    languageId ??= languageIdOf(entry.adapter, file) ?? "plaintext";
     await client.syncDocument(uri, languageId, text);
     // A request still holding a server that has since been replaced must not record its state.
     if (entry.state.kind === "running" && entry.state.client === client) {
@@ -324,7 +329,12 @@ export class ServerManager {
           hideStderr: command.fromWorkspace,
         },
         installHint: entry.adapter.installHint,
-        initializationOptions: command.initializationOptions ?? entry.adapter.initializationOptions,
+        // Layered as settings are: the adapter's, what it found at start, the user's config.
+        initializationOptions: layered(
+          entry.adapter.initializationOptions,
+          command.initializationOptions,
+          config?.initializationOptions,
+        ),
         settings: mergeSettings(entry.adapter.settings, command.settings, config?.settings),
         requestTimeoutMs: this.options.requestTimeoutMs,
         startTimeoutMs: this.options.startTimeoutMs,
@@ -334,6 +344,7 @@ export class ServerManager {
         fileScopedDiagnostics: entry.adapter.kind === "linter",
         indexProgressToken: entry.adapter.indexProgressToken,
         extraCapabilities: entry.adapter.extraCapabilities,
+        readyLogMessage: entry.adapter.readyLogMessage,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false
@@ -444,6 +455,13 @@ export function mergeSettings(
     }
   }
   return merged;
+}
+
+/** Initialization options layered like settings; a layer that is not an object replaces. */
+function layered(...layers: unknown[]): unknown {
+  const present = layers.filter((layer) => layer !== undefined);
+  if (present.length <= 1) return present[0];
+  return present.every(isPlainObject) ? mergeSettings(...present) : present.at(-1);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

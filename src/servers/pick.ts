@@ -1,4 +1,4 @@
-import { dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import type { Adapter } from "./adapter.ts";
 import { pathExists } from "../fs.ts";
 
@@ -9,50 +9,80 @@ export interface Pick {
   languageId: string;
 }
 
+/** The language id an adapter gives a file (by whole name first, then extension), if it handles it. */
+export function languageIdOf(adapter: Adapter, file: string): string | undefined {
+  return adapter.filenames?.[basename(file)] ?? adapter.languages[extname(file).toLowerCase()];
+}
+
 /**
- * Picks the adapter for a file: among adapters that handle its extension, the one whose root
- * marker is nearest to the file wins (ties: higher priority); with no marker at all, the
- * highest-priority adapter serves the workspace root.
+ * Picks the adapter for a file: among the language servers that handle it (a `preferred` one
+ * only, when there is one), the one whose root marker is nearest to the file wins; ties go to a
+ * server that is installed over one that is not, then to the higher priority. With no marker at
+ * all, the same order picks a server for the workspace root.
  */
 export async function pickAdapter(
   file: string,
   workspace: string,
   adapters: readonly Adapter[],
 ): Promise<Pick | undefined> {
-  const extension = extname(file).toLowerCase();
-  const candidates = adapters.filter((adapter) =>
-    extension in adapter.languages && adapter.kind !== "linter"
+  let candidates = adapters.filter((adapter) =>
+    adapter.kind !== "linter" && languageIdOf(adapter, file) !== undefined
   );
-  if (candidates.length === 0) return undefined;
-  let best: { adapter: Adapter; root: string; depth: number } | undefined;
-  for (const adapter of candidates) {
-    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers);
-    const depth = root === undefined ? -1 : root.split("/").length;
-    const better = !best || depth > best.depth ||
-      (depth === best.depth && adapter.priority > best.adapter.priority);
-    if (better) best = { adapter, root: root ?? workspace, depth };
+  if (candidates.some((adapter) => adapter.preferred)) {
+    candidates = candidates.filter((adapter) => adapter.preferred);
   }
-  if (!best) return undefined;
-  return { adapter: best.adapter, root: best.root, languageId: best.adapter.languages[extension] };
+  if (candidates.length === 0) return undefined;
+  const placed = await Promise.all(candidates.map(async (adapter) => {
+    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers, adapter);
+    return { adapter, root, depth: root === undefined ? -1 : root.split("/").length };
+  }));
+  const depth = Math.max(...placed.map((p) => p.depth));
+  let nearest = placed.filter((p) => p.depth === depth);
+  if (nearest.length > 1 && nearest.some((p) => p.adapter.installed)) {
+    const found = await Promise.all(
+      nearest.map((p) => p.adapter.installed?.({ workspace }) ?? true),
+    );
+    if (found.some(Boolean)) nearest = nearest.filter((_, i) => found[i]);
+  }
+  const best = nearest.reduce((a, b) => b.adapter.priority > a.adapter.priority ? b : a);
+  return {
+    adapter: best.adapter,
+    root: best.root ?? workspace,
+    languageId: languageIdOf(best.adapter, file)!,
+  };
 }
 
 /**
- * The linter servers for a file: each linter adapter that handles its extension and whose marker
- * (its config file, e.g. biome.json) is found above it. A linter is never a fallback.
+ * The linter servers for a file: each linter adapter that handles it and whose marker (its
+ * config file, e.g. biome.json) is found above it. A linter is never a fallback.
  */
 export async function pickLinters(
   file: string,
   workspace: string,
   adapters: readonly Adapter[],
 ): Promise<Pick[]> {
-  const extension = extname(file).toLowerCase();
   const picks: Pick[] = [];
   for (const adapter of adapters) {
-    if (adapter.kind !== "linter" || !(extension in adapter.languages)) continue;
-    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers);
-    if (root !== undefined) picks.push({ adapter, root, languageId: adapter.languages[extension] });
+    const languageId = languageIdOf(adapter, file);
+    if (adapter.kind !== "linter" || languageId === undefined) continue;
+    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers, adapter);
+    if (root !== undefined) picks.push({ adapter, root, languageId });
   }
   return picks;
+}
+
+/**
+ * The language servers a workspace-wide `diagnostics "*"` asks: not linters, not servers of
+ * configuration data (`workspaceDiagnostics: false`), and not servers whose binary is missing
+ * (a Java file in a repository is no error because jdtls is not installed).
+ */
+export async function sweepAdapters(
+  adapters: readonly Adapter[],
+  workspace: string,
+): Promise<Adapter[]> {
+  const wanted = adapters.filter((a) => a.kind !== "linter" && a.workspaceDiagnostics !== false);
+  const found = await Promise.all(wanted.map((a) => a.installed?.({ workspace }) ?? true));
+  return wanted.filter((_, i) => found[i]);
 }
 
 /** The nearest folder from `dir` up to `workspace` that holds one of `markers`. */
@@ -60,13 +90,35 @@ export async function nearestMarker(
   dir: string,
   workspace: string,
   markers: readonly string[],
+  adapter?: { rootMarkerContains?: Record<string, string> },
 ): Promise<string | undefined> {
   for (let current = dir;; current = dirname(current)) {
     for (const marker of markers) {
-      if (await pathExists(join(current, marker))) return current;
+      const path = join(current, marker);
+      const needle = adapter?.rootMarkerContains?.[marker];
+      if (needle === undefined ? await pathExists(path) : await fileContains(path, needle)) {
+        return current;
+      }
     }
     if (current === workspace || current === dirname(current) || !current.startsWith(workspace)) {
       return undefined;
     }
+  }
+}
+
+const MARKER_READ_LIMIT = 1024 * 1024;
+
+/**
+ * Whether a marker file holds `needle` (e.g. `[tool.ruff` in pyproject.toml). Only a regular file
+ * (not a symlink, a FIFO or a device) of reasonable size is read: a repository cannot make this
+ * read something outside it, or hang.
+ */
+async function fileContains(path: string, needle: string): Promise<boolean> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > MARKER_READ_LIMIT) return false;
+    return (await Deno.readTextFile(path)).includes(needle);
+  } catch {
+    return false;
   }
 }
