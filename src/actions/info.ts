@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ServerEntry } from "../servers/manager.ts";
+import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
@@ -91,23 +92,18 @@ const empty = z.strictObject({ timeout: z.number().optional() });
 /** servers: the language servers started so far and their state. */
 export const serversAction: ActionDef = defineAction({
   name: "servers",
-  summary: "The language servers started so far, one line each, and the adapters known.",
+  summary: "The language servers started so far, and every adapter: installed or not, tested or " +
+    "not, how to install it.",
   schema: empty,
   access: "read",
-  run(_input, context) {
+  async run(_input, context) {
     const views = context.manager.entries().map((e) => serverView(context, e, false));
-    const adapters = context.manager.options.adapters.map((a) => ({
-      id: a.id,
-      extensions: Object.keys(a.languages),
-      rootMarkers: a.rootMarkers,
-    }));
+    const adapters = await listAdapters(context);
     const text = (views.length
       ? `Servers:\n${views.map(describe).join("\n")}`
       : "No language server started yet; one starts on the first request for a file it handles.") +
-      `\nAdapters: ${
-        adapters.map((a) => `${a.id} (${a.extensions.join(" ")})`).join(", ")
-      }.`;
-    return Promise.resolve({ text, details: { servers: views, adapters } });
+      `\n${describeAdapters(adapters)}`;
+    return { text, details: { servers: views, adapters } };
   },
 });
 
