@@ -51,6 +51,12 @@ export interface ClientOptions {
   /** Client capabilities outside the standard, merged into `initialize` (clangd's `offsetEncoding`). */
   extraCapabilities?: Record<string, unknown>;
   /**
+   * With "progress" readiness: a notification whose params say `quiescent: true` once the server
+   * has loaded and indexed the workspace (rust-analyzer's `experimental/serverStatus`; its work
+   * comes in several progress phases with gaps between). Readiness then waits for it.
+   */
+  quiescentNotification?: string;
+  /**
    * With "progress" readiness: a pattern for the log message (`window/logMessage`) in which the
    * server says it has loaded the workspace, for servers that report it no other way
    * (bash-language-server's "BackgroundAnalysis: Completed"). Readiness then waits for it.
@@ -137,6 +143,8 @@ export class LspClient {
   #firstOpenAt?: number;
   #settled = false;
   #indexBegun = false;
+  /** The server's last `quiescentNotification` said it was quiescent. */
+  #quiescent = false;
   /** The server logged `readyLogMessage`. */
   #loggedReady = false;
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
@@ -420,6 +428,10 @@ export class LspClient {
       this.#settled = await this.#waitFor(() => this.#loggedReady, timeoutMs, signal);
       return this.#settled;
     }
+    if (this.options.quiescentNotification !== undefined) {
+      this.#settled = await this.#waitFor(() => this.#quiescent, timeoutMs, signal);
+      return this.#settled;
+    }
     const deadline = performance.now() + timeoutMs;
     const index = this.options.indexProgressToken;
     if (index !== undefined && this.#firstOpenAt !== undefined && !this.#indexBegun) {
@@ -667,6 +679,8 @@ export class LspClient {
       if (typeof message === "string" && new RegExp(this.options.readyLogMessage).test(message)) {
         this.#loggedReady = true;
       }
+    } else if (method === this.options.quiescentNotification) {
+      this.#quiescent = (params as { quiescent?: unknown })?.quiescent === true;
     } else if (method === "$/progress") {
       const p = params as {
         token: string | number;
