@@ -4,6 +4,7 @@ import { clangdAdapter } from "./clangd.ts";
 import { denoAdapter } from "./deno.ts";
 import { goplsAdapter } from "./gopls.ts";
 import { pyrightAdapter } from "./pyright.ts";
+import { rustAnalyzerAdapter } from "./rust_analyzer.ts";
 import { typescriptAdapter } from "./typescript.ts";
 
 export { biomeAdapter, denoAdapter, pyrightAdapter, typescriptAdapter };
@@ -16,4 +17,5 @@ export const ADAPTERS: readonly Adapter[] = [
   biomeAdapter,
   clangdAdapter,
   goplsAdapter,
+  rustAnalyzerAdapter,
 ];

@@ -111,4 +111,6 @@ export interface Adapter {
   indexProgressToken?: string;
   /** See ClientOptions.extraCapabilities: client capabilities outside the standard (clangd's). */
   extraCapabilities?: Record<string, unknown>;
+  /** See ClientOptions.quiescentNotification: rust-analyzer's status, for readiness. */
+  quiescentNotification?: string;
 }

@@ -344,6 +344,7 @@ export class ServerManager {
         fileScopedDiagnostics: entry.adapter.kind === "linter",
         indexProgressToken: entry.adapter.indexProgressToken,
         extraCapabilities: entry.adapter.extraCapabilities,
+        quiescentNotification: entry.adapter.quiescentNotification,
         readyLogMessage: entry.adapter.readyLogMessage,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
