@@ -1,9 +1,9 @@
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
-import { findBinary, onPath, realPath } from "../src/servers/find_binary.ts";
+import { findBinary, onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
-/** pyright (or basedpyright), from the project's node_modules or PATH. */
+/** pyright, from PATH or lspgate's tools folder (a trusted root's node_modules first). */
 export const pyrightAdapter: Adapter = {
   id: "pyright",
   languages: { ".py": "python", ".pyi": "python" },
@@ -28,23 +28,23 @@ export const pyrightAdapter: Adapter = {
     },
     pyright: {},
   },
+  async installed({ workspace }) {
+    return (await findPyright({ root: workspace, workspace, trusted: false })) !== undefined;
+  },
   async resolve({ root, workspace, configuredCommand, trusted }) {
     // A repository's pyproject/pyrightconfig may name an interpreter or venv inside it, which
     // pyright would run to learn its search paths: untrusted, it is told to use the user's.
     const interpreter = trusted ? {} : await userInterpreter(workspace);
     if (configuredCommand) return { command: configuredCommand, ...interpreter };
-    for (const name of ["pyright-langserver", "basedpyright-langserver"]) {
-      const found = await findBinary(name, { root, workspace, trusted });
-      if (found) {
-        const real = await realPath(found);
+    const found = await findPyright({ root, workspace, trusted });
+    if (found) {
+      return {
+        command: [found.path, "--stdio"],
         // npm links bin/pyright-langserver to <pkg>/langserver.index.js: the package is its folder.
-        return {
-          command: [found, "--stdio"],
-          installDir: dirname(real),
-          fromWorkspace: found.startsWith(workspace + "/"),
-          ...interpreter,
-        };
-      }
+        installDir: dirname(found.real),
+        fromWorkspace: found.path.startsWith(workspace + "/"),
+        ...interpreter,
+      };
     }
     throw new LspGateError(
       "SERVER_NOT_INSTALLED",
@@ -55,10 +55,38 @@ export const pyrightAdapter: Adapter = {
 };
 
 /**
+ * pyright's own `pyright-langserver`. basedpyright's npm package installs a `pyright-langserver`
+ * too (an alias of basedpyright's): that one is passed over, since the basedpyright adapter,
+ * with basedpyright's settings, serves where it is the only one installed.
+ */
+async function findPyright(
+  options: { root: string; workspace: string; trusted: boolean },
+): Promise<{ path: string; real: string } | undefined> {
+  const candidates = [await findBinary("pyright-langserver", options)];
+  for (const folder of await searchFolders(options.workspace)) {
+    candidates.push(join(folder, "pyright-langserver"));
+  }
+  for (const path of candidates) {
+    if (!path || !(await isFile(path))) continue;
+    const real = await realPath(path);
+    if (!real.includes("/basedpyright/")) return { path, real };
+  }
+  return undefined;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Settings that pin pyright to the user's Python (the first `python3` or `python` on PATH outside
  * the workspace), so a project's `venv` / `venvPath` or a `python` inside it is never executed.
  */
-async function userInterpreter(
+export async function userInterpreter(
   workspace: string,
 ): Promise<{ settings: Record<string, unknown>; note: string }> {
   const python = await onPath("python3", workspace) ?? await onPath("python", workspace);

@@ -1,15 +1,24 @@
 // `deno task test`: installs the language servers the tests need if they are missing, then runs
 // `deno test` with them on PATH. Extra arguments go to `deno test` (e.g. a file or --filter).
-import { ensureBubblewrap, ensureServers, ensureTypeScript7 } from "./tools.ts";
+import {
+  ensureBubblewrap,
+  ensureNativeServers,
+  ensureServers,
+  ensureTypeScript7,
+  TOOLS_BIN,
+} from "./tools.ts";
 
 const servers = await ensureServers();
 // TypeScript 7 is a user-installed server like the others: on PATH (a project's own runs only for
 // a trusted root).
 const path = `${servers}:${await ensureTypeScript7()}/.bin`;
 await ensureBubblewrap(path);
+// clangd, gopls, rust-analyzer: a server that cannot be had here is said now, and its
+// conformance row fails saying why.
+await ensureNativeServers();
 const test = await new Deno.Command(Deno.execPath(), {
   args: ["test", "--allow-all", ...Deno.args],
-  env: { PATH: path },
+  env: { PATH: `${path}:${TOOLS_BIN}` },
   stdout: "inherit",
   stderr: "inherit",
 }).output();

@@ -89,3 +89,145 @@ export async function ensureBubblewrap(path: string): Promise<void> {
     "tests: bubblewrap is missing (apt-get install bubblewrap): the sandbox tests will fail",
   );
 }
+
+// Native servers: not from npm. clangd from Debian's packages, gopls built from the Go module
+// proxy with the machine's Go, rust-analyzer built from crates.io with the machine's Rust. Each is
+// looked for on PATH and in lspgate's tools folder first; a server that cannot be had throws, so
+// its conformance row fails saying why (never a skip counted as a pass).
+
+/** Folder of native server binaries installed for the tests (`.lspgate/tools/bin`, on lspgate's search path). */
+export const TOOLS_BIN = join(TOOLS_DIR, "bin");
+
+/** gopls version built for the tests: the newest that builds with Go 1.26 (v0.24 needs Go 1.27). */
+export const GOPLS_VERSION = "v0.23.0";
+
+/**
+ * rust-analyzer as crates.io publishes it (`ra_ap_rust-analyzer`, which holds the server's
+ * binary): the newest release that builds with stable Rust 1.95 (later ones use features
+ * stabilized after it). rustup's `rust-analyzer` component needs a host these machines cannot
+ * reach.
+ */
+export const RUST_ANALYZER_VERSION = "0.0.330";
+
+async function found(bin: string): Promise<string | undefined> {
+  for (const dir of [...(Deno.env.get("PATH") ?? "").split(":"), TOOLS_BIN]) {
+    if (!dir) continue;
+    try {
+      const path = join(dir, bin);
+      if ((await Deno.stat(path)).isFile) return path;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+async function run(
+  program: string,
+  args: string[],
+  env?: Record<string, string>,
+): Promise<{ ok: boolean; output: string }> {
+  try {
+    const out = await new Deno.Command(program, { args, env, stdout: "piped", stderr: "piped" })
+      .output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    return { ok: out.success, output: text.trim().split("\n").slice(-5).join("\n") };
+  } catch (error) {
+    return { ok: false, output: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** `apt-get install` of Debian packages (as root; `apt-get update` first when the list is stale). */
+async function aptInstall(...packages: string[]): Promise<{ ok: boolean; output: string }> {
+  const install = ["install", "-y", "-qq", "--no-install-recommends", ...packages];
+  const first = await run("apt-get", install);
+  if (first.ok) return first;
+  const update = await run("apt-get", ["update", "-qq"]);
+  return update.ok ? await run("apt-get", install) : update;
+}
+
+/** clangd from PATH, else installed from Debian's packages; throws when it cannot be had. */
+export async function ensureClangd(): Promise<string> {
+  const have = await found("clangd");
+  if (have) return have;
+  console.error("tests: installing clangd with apt-get");
+  const apt = await aptInstall("clangd");
+  const now = await found("clangd");
+  if (now) return now;
+  throw new Error(
+    `clangd is not installed and apt-get could not install it (${apt.output}). ` +
+      "Install it (`apt-get install clangd`) to run the C/C++ conformance rows.",
+  );
+}
+
+/**
+ * gopls from PATH or `.lspgate/tools/bin`, else built there with the machine's Go
+ * (`go install golang.org/x/tools/gopls@GOPLS_VERSION`), else Debian's older gopls; throws when
+ * none can be had.
+ */
+export async function ensureGopls(): Promise<string> {
+  const have = await found("gopls");
+  if (have) return have;
+  const tried: string[] = [];
+  if (await found("go")) {
+    console.error(`tests: building gopls ${GOPLS_VERSION} into ${TOOLS_BIN}`);
+    const go = await run("go", ["install", `golang.org/x/tools/gopls@${GOPLS_VERSION}`], {
+      GOBIN: TOOLS_BIN,
+      GOTOOLCHAIN: "local",
+    });
+    if (go.ok && await found("gopls")) return (await found("gopls"))!;
+    tried.push(`go install failed: ${go.output}`);
+  } else {
+    tried.push("`go` is not on PATH");
+  }
+  console.error("tests: installing Debian's gopls with apt-get");
+  const apt = await aptInstall("gopls");
+  const now = await found("gopls");
+  if (now) return now;
+  tried.push(`apt-get install gopls failed: ${apt.output}`);
+  throw new Error(`gopls could not be installed: ${tried.join("; ")}.`);
+}
+
+/**
+ * rust-analyzer from PATH or `.lspgate/tools/bin` (rustup's proxy of that name does not count
+ * unless its component is installed), else built from crates.io into `.lspgate/tools` (about 7
+ * minutes on 2 cores the first time; the build folder is kept in ~/.cache/lspgate so a fresh
+ * checkout only relinks it); throws when it cannot be had.
+ */
+export async function ensureRustAnalyzer(): Promise<string> {
+  for (const candidate of [await found("rust-analyzer"), join(TOOLS_BIN, "rust-analyzer")]) {
+    if (candidate && (await run(candidate, ["--version"])).ok) return candidate;
+  }
+  if (!(await found("cargo"))) {
+    throw new Error("rust-analyzer is missing and cargo is not on PATH.");
+  }
+  console.error(
+    `tests: building rust-analyzer (ra_ap_rust-analyzer ${RUST_ANALYZER_VERSION}) into ` +
+      `${TOOLS_DIR}; the first build takes minutes`,
+  );
+  const home = Deno.env.get("HOME") ?? "/tmp";
+  const cargo = await run("cargo", [
+    "install",
+    `ra_ap_rust-analyzer@${RUST_ANALYZER_VERSION}`,
+    "--locked",
+    "--root",
+    TOOLS_DIR,
+  ], {
+    CARGO_TARGET_DIR: join(home, ".cache", "lspgate", "cargo-target"),
+    // A quicker build of a still fast server.
+    CARGO_PROFILE_RELEASE_OPT_LEVEL: "1",
+    CARGO_PROFILE_RELEASE_DEBUG: "0",
+    CARGO_PROFILE_RELEASE_LTO: "false",
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS: "16",
+  });
+  const built = join(TOOLS_BIN, "rust-analyzer");
+  if (cargo.ok && (await run(built, ["--version"])).ok) return built;
+  throw new Error(`rust-analyzer could not be built from crates.io: ${cargo.output}`);
+}
+
+/** Installs the native servers the conformance suite needs where missing; says which it cannot. */
+export async function ensureNativeServers(): Promise<void> {
+  for (const ensure of [ensureClangd, ensureGopls, ensureRustAnalyzer]) {
+    await ensure().catch((error) => console.error(`tests: ${error.message}`));
+  }
+}

@@ -69,3 +69,56 @@ Deno.test("pickLinters() adds a linter only where its config is found; it is nev
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("pickAdapter() knows files by name (Dockerfile) and dotfiles (.bashrc)", async () => {
+  const root = await tree({ "Dockerfile": "", "web/Containerfile": "", ".bashrc": "" });
+  try {
+    const docker = await pickAdapter(join(root, "Dockerfile"), root, ADAPTERS);
+    const container = await pickAdapter(join(root, "web/Containerfile"), root, ADAPTERS);
+    const bashrc = await pickAdapter(join(root, ".bashrc"), root, ADAPTERS);
+    assert.deepEqual([docker?.adapter.id, docker?.languageId], ["dockerfile", "dockerfile"]);
+    assert.equal(container?.adapter.id, "dockerfile");
+    assert.deepEqual([bashrc?.adapter.id, bashrc?.languageId], ["bash", "shellscript"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pickAdapter() passes over a server that is not installed for a tied one that is", async () => {
+  const root = await tree({ "pyproject.toml": "", "a.py": "" });
+  const missing = {
+    ...ADAPTERS.find((a) => a.id === "pyright")!,
+    installed: () => Promise.resolve(false),
+  };
+  const found = {
+    ...ADAPTERS.find((a) => a.id === "basedpyright")!,
+    installed: () => Promise.resolve(true),
+  };
+  try {
+    const others = ADAPTERS.filter((a) => a.id !== "pyright" && a.id !== "basedpyright");
+    const picked = await pickAdapter(join(root, "a.py"), root, [missing, found, ...others]);
+    assert.equal(picked?.adapter.id, "basedpyright");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pickLinters() adds ruff only where the project configures Ruff", async () => {
+  const root = await tree({
+    "with/pyproject.toml": '[project]\nname = "x"\n\n[tool.ruff.lint]\nselect = ["F"]\n',
+    "with/a.py": "",
+    "without/pyproject.toml": '[project]\nname = "y"\n',
+    "without/b.py": "",
+    "own/ruff.toml": "",
+    "own/c.py": "",
+  });
+  try {
+    const ids = async (file: string) =>
+      (await pickLinters(join(root, file), root, ADAPTERS)).map((p) => [p.adapter.id, p.root]);
+    assert.deepEqual(await ids("with/a.py"), [["ruff", join(root, "with")]]);
+    assert.deepEqual(await ids("without/b.py"), []);
+    assert.deepEqual(await ids("own/c.py"), [["ruff", join(root, "own")]]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

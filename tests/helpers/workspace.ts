@@ -5,7 +5,18 @@ import { locate, span, spanWithin, type TextPosition, type TextSpan } from "./lo
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 /** The fixture workspaces under tests/fixtures/. */
-export type FixtureName = "deno" | "typescript" | "python" | "monorepo" | "errors";
+export type FixtureName =
+  | "deno"
+  | "typescript"
+  | "python"
+  | "monorepo"
+  | "errors"
+  | "bash"
+  | "json"
+  | "css"
+  | "html"
+  | "yaml"
+  | "dockerfile";
 
 /** A fixture copied to a fresh temporary folder, with text-match helpers over its files. */
 export class TempWorkspace implements AsyncDisposable {

@@ -1,0 +1,29 @@
+import { commandAdapter } from "../src/servers/command_adapter.ts";
+
+/**
+ * vscode-json-language-server (from vscode-langservers-extracted): validation against the
+ * document's `$schema` (a file beside it, by relative path) and the schemas configured in
+ * `json.schemas`. It validates only with `json.validate.enable`, and formats only when told it
+ * may (`provideFormatter`).
+ */
+export const jsonAdapter = commandAdapter({
+  id: "json",
+  command: ["vscode-json-language-server", "--stdio"],
+  languages: { ".json": "json", ".jsonc": "jsonc" },
+  rootMarkers: [],
+  // Configuration data: checked when named or globbed, not by the workspace-wide sweep.
+  workspaceDiagnostics: false,
+  // Low: where Biome is configured it lints JSON beside this server.
+  priority: 5,
+  installHint: "Install the JSON server: `npm install -g vscode-langservers-extracted`.",
+  initializationOptions: {
+    provideFormatter: true,
+    // Schemas are loaded from files only. Others (https:) are asked of the client, which has
+    // none to give: a repository's `$schema` URL never makes the server reach the network.
+    handledSchemaProtocols: ["file"],
+  },
+  settings: {
+    json: { validate: { enable: true }, format: { enable: true }, schemas: [] },
+    http: { proxyStrictSSL: true },
+  },
+});

@@ -1,0 +1,28 @@
+import { commandAdapter } from "../src/servers/command_adapter.ts";
+
+/**
+ * yaml-language-server: syntax errors, and validation against a schema named in the file
+ * (`# yaml-language-server: $schema=./schema.json`) or in `yaml.schemas`. It validates only
+ * with `yaml.validate`, and reaches the network for the schema store unless told not to.
+ */
+export const yamlAdapter = commandAdapter({
+  id: "yaml",
+  command: ["yaml-language-server", "--stdio"],
+  languages: { ".yaml": "yaml", ".yml": "yaml" },
+  rootMarkers: [],
+  // Configuration data: checked when named or globbed, not by the workspace-wide sweep.
+  workspaceDiagnostics: false,
+  installHint: "Install yaml-language-server: `npm install -g yaml-language-server`.",
+  settings: {
+    yaml: {
+      validate: true,
+      hover: true,
+      completion: true,
+      format: { enable: true },
+      // The schema store is a web service; lspgate's servers have no network.
+      schemaStore: { enable: false },
+      schemas: {},
+    },
+    redhat: { telemetry: { enabled: false } },
+  },
+});
