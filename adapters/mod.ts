@@ -23,6 +23,7 @@ import { ocamlAdapter } from "./ocaml.ts";
 import { pyrightAdapter } from "./pyright.ts";
 import { rubyLspAdapter, solargraphAdapter } from "./ruby_lsp.ts";
 import { ruffAdapter } from "./ruff.ts";
+import { rustAnalyzerAdapter } from "./rust_analyzer.ts";
 import { sourcekitAdapter } from "./sourcekit.ts";
 import { svelteAdapter } from "./svelte.ts";
 import { terraformAdapter } from "./terraform.ts";
@@ -63,6 +64,7 @@ export const ADAPTERS: readonly Adapter[] = [
   dockerfileAdapter,
   clangdAdapter,
   goplsAdapter,
+  rustAnalyzerAdapter,
   // Data only, written from each server's documentation (`tested: false`).
   jdtlsAdapter,
   kotlinAdapter,
