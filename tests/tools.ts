@@ -2,14 +2,37 @@
 // into a project-local folder when they are not on PATH already, and puts that folder on PATH.
 import { join } from "node:path";
 
-/** npm packages of the servers the integration tests run against. */
-export const TEST_SERVERS = [
+/** A server the integration tests run against, and how users get it. */
+export interface TestServer {
+  /** The program the adapter looks for. */
+  bin: string;
+  /** npm packages (pinned) that provide it. */
+  packages?: string[];
+  /** PyPI packages (pinned) that provide it, installed with `pip --prefix` into the tools folder. */
+  pip?: string[];
+  /**
+   * A folder of its own under the tools folder, for a package whose programs clash with another's
+   * (basedpyright also installs a `pyright-langserver`, which would shadow pyright's).
+   */
+  folder?: string;
+}
+
+/** The servers the integration tests run against, pinned. */
+export const TEST_SERVERS: TestServer[] = [
   { bin: "pyright-langserver", packages: ["pyright@1.1.414"] },
   {
     bin: "typescript-language-server",
     packages: ["typescript-language-server@5.3.0", "typescript@5.9.3"],
   },
   { bin: "biome", packages: ["@biomejs/biome@2.6.8"] },
+  { bin: "bash-language-server", packages: ["bash-language-server@5.8.1"] },
+  // The JSON, CSS and HTML servers.
+  { bin: "vscode-json-language-server", packages: ["vscode-langservers-extracted@4.10.0"] },
+  { bin: "yaml-language-server", packages: ["yaml-language-server@2.0.0"] },
+  { bin: "docker-langserver", packages: ["dockerfile-language-server-nodejs@0.15.0"] },
+  { bin: "basedpyright-langserver", packages: ["basedpyright@1.40.1"], folder: "basedpyright" },
+  // Ruff's own binary, from PyPI (npm's `ruff` is another project).
+  { bin: "ruff", pip: ["ruff==0.17.6"] },
 ];
 
 /** Folder the test servers are installed into when missing: `.lspgate/tools` in the project. */
@@ -26,25 +49,66 @@ async function onPath(bin: string, path: string): Promise<boolean> {
   return false;
 }
 
-/** Installs missing servers with npm and returns the PATH that finds them all. */
+async function install(program: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command(program, { args, stdout: "inherit", stderr: "inherit" })
+    .output();
+  if (!out.success) throw new Error(`${program} ${args[0]} failed (exit ${out.code})`);
+}
+
+/**
+ * Installs missing servers (npm packages into `.lspgate/tools`, or a folder of their own there;
+ * PyPI packages into `.lspgate/tools/bin`; ShellCheck from Debian's packages) and returns the
+ * PATH that finds them all.
+ */
 export async function ensureServers(): Promise<string> {
-  const toolsBin = join(TOOLS_DIR, "node_modules", ".bin");
-  const path = `${Deno.env.get("PATH") ?? ""}:${toolsBin}`;
-  const missing = [];
+  const bins = [join(TOOLS_DIR, "node_modules", ".bin"), join(TOOLS_DIR, "bin")];
   for (const server of TEST_SERVERS) {
-    if (!(await onPath(server.bin, path))) missing.push(...server.packages);
+    if (server.folder) bins.push(join(TOOLS_DIR, server.folder, "node_modules", ".bin"));
   }
-  if (missing.length) {
-    console.error(`tests: installing ${missing.join(" ")} into ${TOOLS_DIR}`);
-    await Deno.mkdir(TOOLS_DIR, { recursive: true });
-    const npm = await new Deno.Command("npm", {
-      args: ["install", "--no-audit", "--no-fund", "--prefix", TOOLS_DIR, ...missing],
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!npm.success) throw new Error(`npm install failed (exit ${npm.code})`);
+  const path = [Deno.env.get("PATH") ?? "", ...bins].join(":");
+  const npm = new Map<string, string[]>();
+  const pip: string[] = [];
+  for (const server of TEST_SERVERS) {
+    if (await onPath(server.bin, path)) continue;
+    if (server.pip) pip.push(...server.pip);
+    const prefix = server.folder ? join(TOOLS_DIR, server.folder) : TOOLS_DIR;
+    npm.set(prefix, [...npm.get(prefix) ?? [], ...server.packages ?? []]);
   }
+  for (const [prefix, packages] of npm) {
+    if (packages.length === 0) continue;
+    console.error(`tests: installing ${packages.join(" ")} into ${prefix}`);
+    await Deno.mkdir(prefix, { recursive: true });
+    await install("npm", ["install", "--no-audit", "--no-fund", "--prefix", prefix, ...packages]);
+  }
+  if (pip.length) {
+    console.error(`tests: installing ${pip.join(" ")} into ${TOOLS_DIR}`);
+    await install("pip", [
+      "install",
+      "--no-input",
+      "--disable-pip-version-check",
+      "--prefix",
+      TOOLS_DIR,
+      ...pip,
+    ]);
+  }
+  await ensureShellcheck(path);
   return path;
+}
+
+/** ShellCheck, which bash-language-server runs for its diagnostics: from Debian's packages. */
+async function ensureShellcheck(path: string): Promise<void> {
+  if (await onPath("shellcheck", path)) return;
+  if (Deno.uid() === 0 && (await onPath("apt-get", path))) {
+    console.error("tests: installing shellcheck with apt-get");
+    const apt = (args: string[]) =>
+      new Deno.Command("apt-get", { args, stdout: "null", stderr: "inherit" }).output();
+    const install = ["install", "-y", "-qq", "shellcheck"];
+    if ((await apt(install)).success) return;
+    if ((await apt(["update", "-qq"])).success && (await apt(install)).success) return;
+  }
+  console.error(
+    "tests: shellcheck is missing (apt-get install shellcheck): the bash diagnostics tests fail",
+  );
 }
 
 /** Folder holding `node_modules/typescript` 7.x (the native compiler and its `tsc --lsp`). */
