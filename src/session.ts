@@ -7,6 +7,7 @@ import { LspGateError, toLspGateError } from "./errors.ts";
 import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
+import { configureServers } from "./servers/custom_adapter.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import type { LspGateConfig } from "./config.ts";
 
@@ -80,6 +81,11 @@ export class Session {
     const workspace = await WorkspaceRoot.open(options.root, {
       readOnlyRoots: options.config.readOnlyRoots,
     });
+    // The user's config adds and changes servers; a workspace's .lspgate.jsonc only settings.
+    options = {
+      ...options,
+      ...await configureServers(options.adapters, options.config, workspace),
+    };
     // Trust without a sandbox would let a repository's programs run unconfined: it is ignored.
     const trustedRoots = options.sandboxed
       ? await realFolders(options.trustedRoots ?? [], workspace.path)

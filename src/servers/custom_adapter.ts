@@ -1,0 +1,152 @@
+import { basename, extname } from "node:path";
+import type { Adapter } from "./adapter.ts";
+import { commandAdapter } from "./command_adapter.ts";
+import {
+  type LspGateConfig,
+  parseWorkspaceConfig,
+  type ServerConfig,
+  withWorkspaceConfig,
+  WORKSPACE_CONFIG,
+  type WorkspaceConfig,
+} from "../config.ts";
+import { LspGateError } from "../errors.ts";
+import type { WorkspaceRoot } from "../permissions/workspace.ts";
+import { mergeSettings } from "./manager.ts";
+
+/**
+ * A session's adapters and config: the user's config applied to the adapters (see
+ * configuredAdapters), and the workspace's own `.lspgate.jsonc` read and applied where allowed.
+ */
+export async function configureServers(
+  adapters: readonly Adapter[],
+  config: LspGateConfig,
+  workspace: WorkspaceRoot,
+): Promise<{ adapters: Adapter[]; config: LspGateConfig }> {
+  const known = [...new Set([...adapters.map((a) => a.id), ...Object.keys(config.servers)])];
+  const local = await readWorkspaceConfig(workspace, known);
+  return {
+    adapters: configuredAdapters(adapters, config.servers, local),
+    config: withWorkspaceConfig(config, local),
+  };
+}
+
+/**
+ * The adapters a session uses: the shipped ones with the user's config applied key by key, then
+ * the servers the user's config adds (an entry with `command` and `extensions` or `filenames`
+ * under an id no adapter has). A workspace config's settings and initializationOptions are
+ * layered in under the user's.
+ *
+ * The user's `settings` and `initializationOptions` are not folded in here: the manager layers
+ * them last, over what an adapter pins at start (the interpreter, tsserver's path).
+ */
+export function configuredAdapters(
+  adapters: readonly Adapter[],
+  servers: Record<string, ServerConfig>,
+  workspace?: WorkspaceConfig,
+): Adapter[] {
+  const result = adapters.map((adapter) =>
+    overridden(adapter, servers[adapter.id], workspace?.servers[adapter.id])
+  );
+  for (const [id, entry] of Object.entries(servers)) {
+    if (adapters.some((a) => a.id === id) || !entry.command) continue;
+    if (!entry.extensions && !entry.filenames) continue;
+    const custom = customAdapter(id, { ...entry, command: entry.command });
+    result.push(overridden(custom, undefined, workspace?.servers[id]));
+  }
+  return result;
+}
+
+/** A server added in the user's config, with no code: found by `command`, for its files. */
+export function customAdapter(
+  id: string,
+  entry: ServerConfig & { command: [string, ...string[]] },
+): Adapter {
+  const [program, ...args] = entry.command;
+  const kind = entry.kind ?? "language";
+  return {
+    ...commandAdapter({
+      id,
+      command: [program, ...args],
+      kind,
+      languages: languagesOf(entry.extensions ?? [], entry.languageId),
+      filenames: filenamesOf(entry.filenames ?? [], entry.languageId),
+      rootMarkers: entry.rootMarkers ?? [],
+      installHint: `Install ${program}, or fix "command" of servers.${id} in your config.`,
+      env: entry.env,
+      tested: false,
+      origin: "config",
+    }),
+    // A language server the user added for files a shipped one handles is the one they want.
+    preferred: entry.preferred ?? kind === "language",
+  };
+}
+
+/** An adapter with a `servers` entry of the user's config (and a workspace's settings) applied. */
+function overridden(
+  adapter: Adapter,
+  entry: ServerConfig | undefined,
+  workspace: WorkspaceConfig["servers"][string] | undefined,
+): Adapter {
+  if (!entry && !workspace) return adapter;
+  const changed: Adapter = { ...adapter };
+  if (entry?.extensions) {
+    const fallback = entry.languageId ?? Object.values(adapter.languages)[0];
+    changed.languages = Object.fromEntries(
+      entry.extensions.map((ext) => [ext, adapter.languages[ext] ?? fallback ?? ext.slice(1)]),
+    );
+  } else if (entry?.languageId) {
+    changed.languages = languagesOf(Object.keys(adapter.languages), entry.languageId);
+  }
+  if (entry?.filenames) changed.filenames = filenamesOf(entry.filenames, entry.languageId);
+  if (entry?.rootMarkers) changed.rootMarkers = entry.rootMarkers;
+  if (entry?.kind) changed.kind = entry.kind;
+  if (entry?.preferred !== undefined) changed.preferred = entry.preferred;
+  if (entry?.env) changed.env = { ...adapter.env, ...entry.env };
+  if (workspace?.settings) changed.settings = mergeSettings(adapter.settings, workspace.settings);
+  if (workspace?.initializationOptions) {
+    changed.initializationOptions = mergeSettings(
+      asRecord(adapter.initializationOptions),
+      workspace.initializationOptions,
+    );
+  }
+  return changed;
+}
+
+/**
+ * Reads the workspace's own `.lspgate.jsonc`, through the workspace boundary (a symlink out of
+ * the root is refused as any path is); undefined when there is none.
+ */
+export async function readWorkspaceConfig(
+  workspace: WorkspaceRoot,
+  knownServers: readonly string[],
+): Promise<WorkspaceConfig | undefined> {
+  let text: string;
+  try {
+    text = await workspace.readText(await workspace.resolve(WORKSPACE_CONFIG));
+  } catch (error) {
+    if (error instanceof LspGateError && error.code === "FILE_NOT_FOUND") return undefined;
+    throw error;
+  }
+  return parseWorkspaceConfig(text, `${workspace.path}/${WORKSPACE_CONFIG}`, knownServers);
+}
+
+function languagesOf(extensions: string[], languageId?: string): Record<string, string> {
+  return Object.fromEntries(
+    extensions.map((ext) => [ext.toLowerCase(), languageId ?? ext.slice(1).toLowerCase()]),
+  );
+}
+
+function filenamesOf(names: string[], languageId?: string): Record<string, string> {
+  return Object.fromEntries(
+    names.map((name) => [
+      basename(name),
+      languageId ?? (extname(name).slice(1) || name.replace(/^\./, "")).toLowerCase(),
+    ]),
+  );
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : undefined;
+}
