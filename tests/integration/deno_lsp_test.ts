@@ -13,13 +13,10 @@ import {
   assertAllClean,
   at,
   callsOf,
-  changesFor,
-  expectSymbol,
   insertBefore,
   itemOf,
   pick,
   pos,
-  sortedChanges,
   type SymbolView,
 } from "../helpers/expect.ts";
 
@@ -37,44 +34,6 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
     const { ws } = h;
     const greetDef = await ws.within(GREET, "function greet(", "greet");
     const cjk = await ws.locate(MAIN, CJK_LINE);
-
-    await t.step("definition by line + symbol jumps to the function", async () => {
-      const answer = await h.ok({
-        action: "definition",
-        file: MAIN,
-        line: cjk.line,
-        symbol: "greet",
-      });
-      assert.deepEqual(locationsOf(answer), [greetDef]);
-      assert.equal(answer.details.total, 1);
-      assert.match(
-        textOf(answer),
-        new RegExp(`src/greet\\.ts:${greetDef.line}:${greetDef.column}\\n`),
-      );
-    });
-
-    await t.step(
-      "a column after CJK and an emoji, counted in code points, lands on the symbol",
-      async () => {
-        const spot = await ws.locate(MAIN, "greet(名前)");
-        const answer = await h.ok({
-          action: "definition",
-          file: MAIN,
-          line: spot.line,
-          column: spot.column,
-        });
-        assert.deepEqual(locationsOf(answer), [greetDef]);
-        // The way back: the hover range on that line is in code points too.
-        const hover = await h.ok({
-          action: "hover",
-          file: MAIN,
-          line: spot.line,
-          column: spot.column + 2,
-        });
-        const { file: _file, ...range } = await ws.within(MAIN, CJK_LINE, "greet");
-        assert.deepEqual(hover.details.range, range);
-      },
-    );
 
     await t.step("name#2 picks the second occurrence on the line", async () => {
       // The second 名前 is the argument of greet: signature help is inside the parens.
@@ -143,13 +102,6 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
       await ws.within(REPORT, "${greet(", "greet"),
     ]);
 
-    await t.step("references give the exact set, the declaration included", async () => {
-      const answer = await h.ok({ action: "references", file: GREET, query: "greet" });
-      assert.deepEqual(sorted(locationsOf(answer)), greetRefs);
-      assert.equal(answer.details.total, 6);
-      assert.match(textOf(answer), /6 references .* in 3 files/);
-    });
-
     await t.step("references with include_declaration false drop the declaration", async () => {
       const answer = await h.ok({
         action: "references",
@@ -179,59 +131,15 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
       );
     });
 
-    await t.step("hover shows the signature and the JSDoc with its em dash", async () => {
-      const answer = await h.ok({ action: "hover", file: GREET, query: "greet" });
-      const text = answer.details.text as string;
-      assert.match(text, /function greet\(name: string\): string/);
-      assert.match(text, /Builds a greeting — the first thing every demo prints\./);
-      const { file: _file, ...range } = greetDef;
-      assert.deepEqual(answer.details.range, range);
-    });
-
     await t.step("hover by query Class.method", async () => {
       const answer = await h.ok({ action: "hover", file: SHAPES, query: "Circle.describe" });
       assert.match(answer.details.text as string, /\(method\) Circle\.describe\(\): string/);
     });
 
-    await t.step("symbols outline nests methods under their class through container", async () => {
+    await t.step("the outline's text indents members under their class", async () => {
+      // Where each symbol is, with its container, is checked by the conformance suite.
       const answer = await h.ok({ action: "symbols", file: SHAPES });
-      const symbols = answer.details.symbols as SymbolView[];
-      const where = (context: string, name: string, nth = 1) =>
-        ws.within(SHAPES, context, name, nth);
-      expectSymbol(symbols, {
-        name: "Shape",
-        kind: "interface",
-        ...await where("interface Shape", "Shape"),
-      });
-      expectSymbol(symbols, {
-        name: "area",
-        kind: "method",
-        container: "Shape",
-        ...await where("  area(): number;", "area"),
-      });
-      expectSymbol(symbols, {
-        name: "Circle",
-        kind: "class",
-        ...await where("class Circle ", "Circle"),
-      });
-      expectSymbol(symbols, {
-        name: "area",
-        kind: "method",
-        container: "Circle",
-        ...await where("  area(): number {", "area"),
-      });
-      expectSymbol(symbols, {
-        name: "describe",
-        kind: "method",
-        container: "Circle",
-        ...await where("  describe(): string", "describe"),
-      });
-      expectSymbol(symbols, {
-        name: "area",
-        kind: "method",
-        container: "Square",
-        ...await where("  area(): number {", "area", 2),
-      });
+      const where = (context: string, name: string) => ws.within(SHAPES, context, name);
       // The text indents members under their class.
       const circle = await where("class Circle ", "Circle");
       const area = await where("  area(): number {", "area");
@@ -243,29 +151,6 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
         ),
       );
     });
-
-    await t.step(
-      'workspace symbols (file "*" + query) find every method of that name',
-      async () => {
-        const answer = await h.ok({ action: "symbols", file: "*", query: "area" });
-        const symbols = answer.details.symbols as SymbolView[];
-        // Exact names rank first.
-        const exact = symbols.filter((s) => s.name === "area");
-        assert.deepEqual(symbols.slice(0, 3), exact);
-        const where = async (context: string, nth = 1) => {
-          const { file, line, column } = await ws.within(SHAPES, context, "area", nth);
-          return { file, line, column };
-        };
-        assert.deepEqual(
-          exact.map(({ container, file, line, column }) => ({ container, file, line, column })),
-          [
-            { container: "Shape", ...await where("  area(): number;") },
-            { container: "Circle", ...await where("  area(): number {") },
-            { container: "Square", ...await where("  area(): number {", 2) },
-          ].sort((a, b) => a.line - b.line),
-        );
-      },
-    );
 
     await t.step("a workspace symbol is at its name, as in the outline", async () => {
       // An agent feeds line + column back into the next request: they must land on the name,
@@ -279,12 +164,6 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
         pick({ ...find(outline) }, ["file", "line", "column"]),
       );
       assert.deepEqual(pick({ ...find(search) }, ["file", "line", "column"]), at(greetDef));
-    });
-
-    await t.step("diagnostics for a clean file are an empty ok list", async () => {
-      const answer = await h.ok({ action: "diagnostics", file: MAIN });
-      assert.deepEqual(answer.details.files, [{ file: MAIN, status: "ok", diagnostics: [] }]);
-      assert.equal(answer.details.total, 0);
     });
 
     const greetCallers = [
@@ -450,25 +329,6 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
       },
     );
 
-    await t.step("rename preview lists every edit and writes nothing", async () => {
-      const before = await Promise.all([GREET, MAIN, REPORT].map((f) => ws.read(f)));
-      const answer = await h.ok({
-        action: "rename",
-        file: GREET,
-        query: "greet",
-        new_name: "welcome",
-      });
-      assert.equal(answer.details.applied, false);
-      assert.equal(answer.details.files, 3);
-      assert.equal(answer.details.edits, 6);
-      assert.deepEqual(
-        sortedChanges(answer.details.changes),
-        changesFor(greetRefs, "welcome"),
-      );
-      assert.match(textOf(answer), /preview; nothing written/);
-      assert.deepEqual(await Promise.all([GREET, MAIN, REPORT].map((f) => ws.read(f))), before);
-    });
-
     await t.step("status, servers and capabilities describe the running deno lsp", async () => {
       const status = await h.ok({ action: "status" });
       assert.equal(status.details.role, "main");
@@ -482,16 +342,16 @@ Deno.test("deno lsp answers read-only queries with exact locations", async (t) =
       assert.deepEqual(server.command, [Deno.execPath(), "lsp"]);
 
       const servers = await h.ok({ action: "servers" });
+      // The workspace symbol search also started the JSON server, for deno.json.
       assert.deepEqual(
-        (servers.details.servers as { server: string; state: string }[]).map((
-          s,
-        ) => [s.server, s.state]),
+        (servers.details.servers as { server: string; state: string }[])
+          .filter((s) => s.server === "deno").map((s) => [s.server, s.state]),
         [["deno", "ready"]],
       );
-      assert.deepEqual(
-        (servers.details.adapters as { id: string }[]).map((a) => a.id).sort(),
-        ["biome", "deno", "pyright", "typescript"],
-      );
+      const adapters = (servers.details.adapters as { id: string }[]).map((a) => a.id);
+      for (const id of ["biome", "clangd", "deno", "gopls", "pyright", "typescript"]) {
+        assert.ok(adapters.includes(id), `${id} in ${adapters}`);
+      }
 
       const capabilities = await h.ok({ action: "capabilities", file: MAIN });
       assert.equal(capabilities.details.server, "deno");
@@ -565,33 +425,6 @@ async function editsOnDisk(t: Deno.TestContext, h: Harness) {
     } finally {
       await ws.write(REPORT, original.report);
     }
-  });
-
-  await t.step("an injected type error is reported at its line, and gone once fixed", async () => {
-    const bad = 'export const broken: number = "not a number";\n';
-    try {
-      await ws.write(REPORT, insertBefore(original.report, "/** A one-line", bad));
-      const where = await ws.within(REPORT, bad.trim(), "broken");
-      const answer = await h.ok({ action: "diagnostics", file: REPORT });
-      const [file] = answer.details.files as {
-        status: string;
-        diagnostics: Record<string, unknown>[];
-      }[];
-      assert.equal(file.status, "ok");
-      assert.equal(file.diagnostics.length, 1, JSON.stringify(file.diagnostics));
-      const [diagnostic] = file.diagnostics;
-      assert.deepEqual(
-        { ...pos(where), endLine: where.endLine, endColumn: where.endColumn, severity: "error" },
-        pick(diagnostic, ["line", "column", "endLine", "endColumn", "severity"]),
-      );
-      assert.match(diagnostic.message as string, /not assignable to type 'number'/);
-      assert.equal(diagnostic.code, 2322);
-      assert.match(textOf(answer), new RegExp(`${where.line}:${where.column} error`));
-    } finally {
-      await ws.write(REPORT, original.report);
-    }
-    const fixed = await h.ok({ action: "diagnostics", file: REPORT });
-    assert.deepEqual(fixed.details.files, [{ file: REPORT, status: "ok", diagnostics: [] }]);
   });
 
   await t.step(
