@@ -35,7 +35,7 @@ async function openRow(row: Row): Promise<Harness> {
   let session: Session;
   try {
     await row.setup?.(ws);
-    const config = defaultConfig();
+    const config = { ...defaultConfig(), servers: row.servers ?? {} };
     const flags: GlobalFlags = {
       root: ws.root,
       role: "main",

@@ -1,5 +1,6 @@
 // What one row of the conformance suite says about one language server on one fixture: where to
 // ask and what must come back, all as text matches in the fixture (never hand-counted columns).
+import type { LspGateConfig } from "../../src/config.ts";
 import type { TempWorkspace } from "../helpers/workspace.ts";
 
 /**
@@ -53,6 +54,8 @@ export interface Row {
   server: string;
   /** Finds or installs the server before the row runs; throws, naming what is missing, if it cannot. */
   ensure?: () => Promise<unknown>;
+  /** `servers` entries of the user's config for the row's session (e.g. basedpyright preferred). */
+  servers?: LspGateConfig["servers"];
   /** Prepares the copied workspace before the session opens (e.g. writes compile_commands.json). */
   setup?: (ws: TempWorkspace) => Promise<void>;
   /**
