@@ -25,6 +25,8 @@ const C_FAMILY = {
 const SOURCES = new Set([".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"]);
 /** Sources listed for the background index of a project without a compile_commands.json. */
 const MAX_SOURCES = 2000;
+/** compile_flags.txt larger than this is not read. */
+const MAX_FLAGS_BYTES = 64 * 1024;
 /** Folders looked into at most, so a huge tree cannot stall a start. */
 const MAX_FOLDERS = 20_000;
 /** Folders never walked for sources: build output, dependencies, VCS and caches. */
@@ -112,8 +114,12 @@ async function compileCommandsFolder(root: string): Promise<string | undefined> 
 
 /** compile_flags.txt's flags, one per line, as clangd reads them. */
 async function compileFlags(root: string): Promise<string[]> {
+  const path = join(root, "compile_flags.txt");
   try {
-    const text = await Deno.readTextFile(join(root, "compile_flags.txt"));
+    // Only a regular file of reasonable size: a repository's FIFO or symlink is not read.
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > MAX_FLAGS_BYTES) return [];
+    const text = await Deno.readTextFile(path);
     return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");
   } catch {
     return [];
