@@ -9,6 +9,7 @@ import type { WorkspacePath } from "../permissions/workspace.ts";
 import { sweepAdapters } from "../servers/pick.ts";
 import { withDocument } from "./document.ts";
 import { waitForProject } from "./readiness.ts";
+import { syntaxDiagnostics, withSyntaxNote } from "./syntax_only.ts";
 import { timeoutField } from "./schema.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 
@@ -64,7 +65,8 @@ export const diagnosticsAction: ActionDef = defineAction({
         if (typeof target !== "string") return target;
         return await fileDiagnostics(context, target, timeoutMs, minimum);
       });
-    return render(results, { single, truncated, severity: input.severity });
+    const answer = render(results, { single, truncated, severity: input.severity });
+    return withSyntaxNote(answer, results);
   },
 });
 
@@ -108,7 +110,7 @@ function checkFile(
   timeoutMs: number,
   minimum: number,
 ): Promise<FileDiagnostics> {
-  return withDocument(context, file, async (doc) => {
+  return withDocument<FileDiagnostics>(context, file, async (doc) => {
     // The language server and any linter servers configured for the file, asked together.
     const linters = await context.manager.acquireLinters(doc.path, context.signal);
     try {
@@ -165,7 +167,7 @@ function checkFile(
     } finally {
       for (const lease of linters.leases) lease.release();
     }
-  });
+  }).catch((error) => syntaxDiagnostics(context, file, error));
 }
 
 /** One file's diagnostics, with failures reported as the file's status. */

@@ -10,6 +10,7 @@ import type { PositionInput } from "./schema.ts";
 import { ask, type QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";
 import { flattenSymbols } from "./symbol_tree.ts";
+import { positionFromTree } from "./syntax_only.ts";
 
 /** A position the caller asked about, on both sides of the conversion. */
 export interface ResolvedPosition {
@@ -96,6 +97,16 @@ async function positionOfQuery(
   query: string,
 ): Promise<ResolvedPosition> {
   if (!doc.client.supports("textDocument/documentSymbol")) {
+    // A server that cannot list symbols: the syntax tree says where the name is.
+    const found = await positionFromTree(doc.rel, doc.lines.text, query);
+    if (found) {
+      return {
+        ...found,
+        server: toServerPosition(doc.lines, found, doc.encoding),
+        label: `\`${query}\` (${doc.rel}:${found.line}:${found.column})`,
+        word: query.split(".").pop(),
+      };
+    }
     throw new LspGateError(
       "SYMBOL_NOT_FOUND",
       `${doc.server} cannot list symbols, so \`${query}\` cannot be looked up; give line and column.`,

@@ -6,6 +6,7 @@ import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
+import { syntaxOutline } from "./syntax_only.ts";
 import { FileCache } from "./locate.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { fileField, timeoutField } from "./schema.ts";
@@ -83,7 +84,7 @@ function outline(context: ActionContext, input: { file: string; query?: string }
       ).text,
       details: { symbols: bounded.items, total: bounded.total, truncated: bounded.truncated },
     };
-  });
+  }).catch((error) => syntaxOutline(context, input, error));
 }
 
 async function workspaceSymbols(context: ActionContext, query: string) {

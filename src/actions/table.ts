@@ -5,6 +5,7 @@ import { hoverAction, signatureAction } from "./hover.ts";
 import { capabilitiesAction, serversAction, statusAction } from "./info.ts";
 import { gotoActions, referencesAction } from "./navigation.ts";
 import { symbolsAction } from "./symbols.ts";
+import { withSyntax } from "./syntax_only.ts";
 import { editActions } from "./edits.ts";
 import type { ActionDef } from "./types.ts";
 
@@ -25,5 +26,5 @@ export const ACTIONS: ReadonlyMap<string, ActionDef> = new Map(
     capabilitiesAction,
     requestAction,
     restartAction,
-  ].map((action) => [action.name, action]),
+  ].map((action) => [action.name, withSyntax(action)]),
 );

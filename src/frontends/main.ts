@@ -7,6 +7,7 @@ import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
 import { Session } from "../session.ts";
+import { serversOff } from "../actions/syntax_only.ts";
 import { serveJsonLines } from "./json_lines.ts";
 
 /** Command-line flags shared by every front end. */
@@ -41,6 +42,7 @@ Flags:
   --trust               the root's own programs (node_modules/.bin, its TypeScript, its Python)
                         may run, sandboxed; never without a sandbox
   --timeout MS          per-request timeout (default 30000)
+  --no-servers          run no language server: symbols and diagnostics answer syntax-only
   --help                this text
 `;
 
@@ -58,6 +60,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
       trust: { type: "boolean" },
       timeout: { type: "string" },
       json: { type: "boolean" },
+      "no-servers": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -67,6 +70,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
   }
   // --config, else ~/.config/lspgate/config.jsonc when present; server ids are checked.
   const config = await loadUserConfig(values.config, { knownServers: ADAPTERS.map((a) => a.id) });
+  if (values["no-servers"]) config.servers = serversOff(config.servers, ADAPTERS);
   const role = (values.role ?? config.role ?? "main") as Role;
   if (role !== "main" && role !== "subagent") {
     throw new LspGateError("INVALID_INPUT", `--role must be main or subagent, not ${role}`);

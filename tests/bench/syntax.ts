@@ -1,0 +1,67 @@
+// The syntax parsers' cost, measured and printed (never asserted: timings are noisy):
+// - load: the tree-sitter runtime, then each grammar the first time it is used;
+// - analyze: outline + parse errors of each fixture in tests/fixtures/syntax, median of 20;
+// - large: a ~1 MiB TypeScript file and a ~1 MiB Python file, median of 5.
+// Usage: deno run --allow-read tests/bench/syntax.ts
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import {
+  analyzeSyntax,
+  loadTimes,
+  SYNTAX_LANGUAGES,
+  syntaxLanguageOf,
+} from "../../src/syntax/mod.ts";
+import { grammar } from "../../src/syntax/loader.ts";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/syntax/", import.meta.url));
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+const started = performance.now();
+for (const language of SYNTAX_LANGUAGES) await grammar(language);
+console.log(
+  `syntax load: runtime ${loadTimes.runtime?.toFixed(1)} ms, all ${SYNTAX_LANGUAGES.length} ` +
+    `grammars ${(performance.now() - started).toFixed(0)} ms in all`,
+);
+console.log(
+  "  " + SYNTAX_LANGUAGES.map((l) => `${l} ${loadTimes.grammars[l]?.toFixed(1)}`).join(", ") +
+    " (ms each)",
+);
+
+const files = [...Deno.readDirSync(FIXTURE)].filter((e) => e.isFile).map((e) => e.name).sort();
+const rows: string[] = [];
+for (const name of files) {
+  const language = syntaxLanguageOf(name);
+  if (!language) continue;
+  const text = await Deno.readTextFile(join(FIXTURE, name));
+  const ms = await timed(20, () => analyzeSyntax(language, text));
+  rows.push(`${name} ${ms.toFixed(2)}`);
+}
+console.log(`syntax analyze (outline + errors), median of 20, ms: ${rows.join(", ")}`);
+
+for (const name of ["outline.ts", "outline.py"]) {
+  const unit = await Deno.readTextFile(join(FIXTURE, name));
+  const text = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
+  const language = syntaxLanguageOf(name)!;
+  let symbols = 0;
+  const ms = await timed(5, async () => {
+    symbols = (await analyzeSyntax(language, text)).symbols.length;
+  });
+  console.log(
+    `syntax analyze of ${(text.length / 1024).toFixed(0)} KiB of ${language}: ` +
+      `${ms.toFixed(0)} ms median of 5 (${symbols} symbols)`,
+  );
+}
