@@ -205,10 +205,20 @@ interface FileDiagnostics {
   diagnostics: { line: number; endLine: number; severity: string; source?: string }[];
 }
 
+/**
+ * Copies tests/fixtures/syntax to a temp folder. Files Deno's own tools would format, lint or
+ * check (TypeScript, JavaScript, JSON, YAML) are kept as `*.fixture` and get their names back here.
+ */
 async function copyFixture(extra: Record<string, string> = {}): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_syntax_" }));
   const copy = await new Deno.Command("cp", { args: ["-r", `${FIXTURE}.`, root] }).output();
   assert.ok(copy.success, "cp failed");
+  for (const dir of [root, join(root, "errors")]) {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (!entry.name.endsWith(".fixture")) continue;
+      await Deno.rename(join(dir, entry.name), join(dir, entry.name.slice(0, -".fixture".length)));
+    }
+  }
   for (const [name, text] of Object.entries(extra)) {
     await Deno.writeTextFile(join(root, name), text);
   }
