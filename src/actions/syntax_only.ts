@@ -54,11 +54,8 @@ export async function whyNoServer(
   path: string,
   error: unknown,
 ): Promise<NoServer | undefined> {
-  if (!(error instanceof LspGateError)) return undefined;
+  if (!isNoServerError(error)) return undefined;
   const code: ErrorCode = error.code;
-  if (code !== "NO_SERVER" && code !== "SERVER_NOT_INSTALLED" && code !== "PERMISSION_DENIED") {
-    return undefined;
-  }
   // A run permission, not a read one: a file lspgate may not read has no syntax answer either.
   if (code === "PERMISSION_DENIED" && !Array.isArray(error.data?.run)) return undefined;
   // The adapter that would serve the file, turned off or not.
@@ -75,6 +72,16 @@ export async function whyNoServer(
     };
   }
   return { reason: `no language server handles ${extensionOf(path)} files` };
+}
+
+const NO_SERVER_CODES: ReadonlySet<ErrorCode> = new Set([
+  "NO_SERVER",
+  "SERVER_NOT_INSTALLED",
+  "PERMISSION_DENIED",
+]);
+
+function isNoServerError(error: unknown): error is LspGateError {
+  return error instanceof LspGateError && NO_SERVER_CODES.has(error.code);
 }
 
 /** `--no-servers`: every adapter, shipped or from the config, turned off. */
@@ -241,7 +248,9 @@ async function explained(
   input: Record<string, unknown>,
   error: unknown,
 ): Promise<unknown> {
-  if (typeof input.file !== "string" || input.file === "*") return error;
+  if (!isNoServerError(error) || typeof input.file !== "string" || input.file === "*") {
+    return error;
+  }
   let path: WorkspacePath;
   try {
     path = await resolveFile(context, input.file);
@@ -250,7 +259,7 @@ async function explained(
   }
   const why = await whyNoServer(context, path, error);
   const language = syntaxLanguageOf(path);
-  if (!why || !language || !(error instanceof LspGateError)) return error;
+  if (!why || !language) return error;
   const rel = context.workspace.relative(path);
   const position = await positionNote(context, path, rel, language, input);
   const turnedOff = error.code === "NO_SERVER" && why.server !== undefined;

@@ -1,6 +1,5 @@
 // Answers with no language server: WebAssembly tree-sitter parsers, run in-process (no process,
 // no permission), give a file's outline, its parse errors, and where a named symbol is.
-import { fromServerPosition } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import { languageName, type SyntaxLanguage } from "./languages.ts";
 import { compileQuery, parse, SyntaxUnavailable } from "./loader.ts";
@@ -53,7 +52,7 @@ export async function analyzeSyntax(language: SyntaxLanguage, text: string): Pro
   if (!tree) throw new SyntaxUnavailable("the file took too long to parse");
   try {
     const lines = new TextLines(text);
-    const at = (offset: number) => agentPosition(lines, offset);
+    const at = agentPositions(lines);
     const symbols = outline(tree, language, query).map((s) => {
       const name = at(s.nameStart);
       const symbol: OutlineSymbol = {
@@ -61,7 +60,7 @@ export async function analyzeSyntax(language: SyntaxLanguage, text: string): Pro
         kind: s.kind,
         line: name.line,
         column: name.column,
-        endLine: at(Math.max(s.start, s.end - 1)).line,
+        endLine: lines.positionAt(Math.max(s.start, s.end - 1)).line + 1,
         depth: s.depth,
       };
       if (s.container) symbol.container = s.container;
@@ -119,6 +118,24 @@ export async function checkNewName(
     `would read \`${found.line}\`.`;
 }
 
-function agentPosition(lines: TextLines, offset: number) {
-  return fromServerPosition(lines, lines.positionAt(offset), "utf-16");
+/**
+ * Converts UTF-16 offsets to 1-based lines and code-point columns. Offsets mostly come in
+ * document order, so counting goes on from the last one on the same line: a minified file's one
+ * long line is walked once, not once per symbol.
+ */
+function agentPositions(lines: TextLines): (offset: number) => { line: number; column: number } {
+  const text = lines.text;
+  let line = -1, unit = 0, points = 0;
+  return (offset) => {
+    const at = lines.positionAt(offset);
+    if (at.line !== line || at.character < unit) [line, unit, points] = [at.line, 0, 0];
+    const start = lines.offsetAt(line, 0);
+    for (let i = start + unit; i < start + at.character; i++) {
+      // The second half of a surrogate pair is the same code point as the first.
+      const isLow = (text.charCodeAt(i) & 0xfc00) === 0xdc00;
+      if (!(isLow && i > start && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800)) points++;
+    }
+    unit = at.character;
+    return { line: line + 1, column: points + 1 };
+  };
 }

@@ -126,3 +126,13 @@ Deno.test("the WebAssembly files come from the package versions deno.json import
     assert.equal(config.imports[name], `npm:${name}@${version}`, file);
   }
 });
+
+Deno.test("positions on one long minified line are exact, counted once along the line", async () => {
+  const keys = Array.from({ length: 2000 }, (_, i) => `"k😀${i}": ${i}`);
+  const text = `{${keys.join(", ")}}`;
+  const { symbols } = await analyzeSyntax("json", text);
+  assert.equal(symbols.length, 2000);
+  const last = symbols[symbols.length - 1];
+  assert.equal(last.name, "k😀1999");
+  assert.equal(last.column, [...text.slice(0, text.lastIndexOf('"k😀1999"') + 1)].length + 1);
+});
