@@ -1,125 +1,133 @@
-// `deno task bench`: speed and memory, measured (never asserted in timed tests: CI is noisy).
-// - cold start: first definition answer on a fresh `deno lsp`;
-// - warm latency: definition / hover / references, median and p95 over repeated calls;
-// - load: 200 concurrent requests through one JSON-lines session, all answered and correct;
-// - soak: 10,000 requests with lspgate's RSS sampled every 1,000, and the trend reported.
-// Usage: deno task bench [--soak N]
-import { fileURLToPath as fromFileUrl } from "node:url";
+// `deno task bench [--quick]`: lspgate against a minimal direct LSP client, side by side.
+//
+// The same server binary (found by lspgate's own adapter), the same workspace (each side on its own
+// copy, so one side's edits never reach the other) and the same queries; sides interleaved in one
+// run, the first side rotating each round, so noise on a shared machine hits all alike. Reported:
+// per action median, p95 and lspgate/direct; cold start to the first correct definition and the
+// first complete references; concurrent requests; many-file diagnostics; lspgate's memory at rest,
+// under load and over a soak. Nothing here is asserted: timings belong in a report, not a test.
+//
+// Flags: --quick (under two minutes), --only NAME (scenario names containing it), --samples N,
+// --soak N, --no-sandbox (skip the `--sandbox auto` side), --lspgate DIR (run another checkout),
+// --out FILE (JSON; the full run writes .lspgate/bench/results.json by default).
 import { parseArgs } from "node:util";
-import { ADAPTERS, defaultConfig, Session } from "../../mod.ts";
-import { serveJsonLines } from "../../src/frontends/json_lines.ts";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { useCheckout } from "./lspgate_process.ts";
+import {
+  copyWorkspace,
+  measure,
+  missingServer,
+  type Plan,
+  type ScenarioResult,
+} from "./measure.ts";
+import { overall, printScenario, summaryLine } from "./report.ts";
+import { SCENARIOS } from "./scenarios.ts";
 
-const { values } = parseArgs({ args: Deno.args, options: { soak: { type: "string" } } });
-const soakCount = Number(values.soak ?? 10_000);
-const fixture = fromFileUrl(new URL("../fixtures/deno/", import.meta.url));
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    quick: { type: "boolean" },
+    only: { type: "string" },
+    samples: { type: "string" },
+    soak: { type: "string" },
+    "no-sandbox": { type: "boolean" },
+    lspgate: { type: "string" },
+    out: { type: "string" },
+  },
+});
+const quick = values.quick ?? false;
+if (values.lspgate) useCheckout(values.lspgate);
+const log = (line: string) => console.log(line);
 
-async function copyFixture(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "lspgate-bench-" });
-  const copy = new Deno.Command("cp", { args: ["-r", `${fixture}.`, dir] });
-  if (!(await copy.output()).success) throw new Error("cp failed");
-  return dir;
-}
+const samples = Number(values.samples ?? (quick ? 10 : 40));
+const plan = (real: boolean, first: boolean): Plan => ({
+  samples,
+  diagnosticsSamples: Math.max(3, Math.round(samples / (quick ? 3 : 2))),
+  coldRuns: quick ? 2 : 3,
+  concurrent: 200,
+  // One soak per run, on the first real workspace.
+  soak: first && real ? Number(values.soak ?? (quick ? 1_000 : 10_000)) : 0,
+  manyFiles: real && !quick ? 64 : 0,
+  sandbox: !values["no-sandbox"] && (!quick || first),
+});
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { median: at(0.5).toFixed(1), p95: at(0.95).toFixed(1), max: at(1).toFixed(1) };
-}
+// --quick: the real workspaces of typescript-language-server and pyright; the full run: all.
+const chosen = SCENARIOS.filter((s) =>
+  values.only ? s.name.includes(values.only) : quick ? s.real && s.server !== "clangd" : true
+);
 
-function rssMiB(): number {
-  return Deno.memoryUsage().rss / 1024 / 1024;
-}
-
-const root = await copyFixture();
-const open = () =>
-  Session.open({
-    root,
-    role: "subagent",
-    allowMutations: false,
-    adapters: ADAPTERS,
-    config: defaultConfig(),
-  });
-const probe = { action: "definition", file: "src/main.ts", line: 7, symbol: "greet" } as const;
-
-try {
-  // Cold start.
-  let session = await open();
-  let t0 = performance.now();
-  const cold = await session.handle({ id: 0, ...probe });
-  console.log(
-    `cold start: first definition in ${(performance.now() - t0).toFixed(0)} ms (ok=${cold.ok})`,
-  );
-
-  // Warm latency per action.
-  for (
-    const request of [
-      probe,
-      { action: "hover", file: "src/main.ts", line: 7, symbol: "greet" },
-      { action: "references", file: "src/greet.ts", query: "greet" },
-      { action: "symbols", file: "src/main.ts" },
-    ]
-  ) {
-    const samples: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      t0 = performance.now();
-      const response = await session.handle({ id: i, ...request });
-      if (!response.ok) throw new Error(`${request.action} failed: ${JSON.stringify(response)}`);
-      samples.push(performance.now() - t0);
-    }
-    console.log(`warm ${request.action}: ${JSON.stringify(stats(samples))} ms over 50`);
+const started = performance.now();
+log(`lspgate benchmark${quick ? " (quick)" : ""} on ${machine().summary}`);
+const results: ScenarioResult[] = [];
+let soaked = false;
+for (const scenario of chosen) {
+  log(`\n${scenario.name}: ${scenario.source}`);
+  const folder = await scenario.folder();
+  if (!folder) continue;
+  const probe = await copyWorkspace(folder, scenario);
+  const missing = await missingServer(scenario, probe);
+  await Deno.remove(probe, { recursive: true });
+  if (missing) {
+    log(`  (skipped: ${missing})`);
+    continue;
   }
-  await session.close();
-
-  // Load: 200 concurrent requests through the JSON-lines front end.
-  session = await open();
-  const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: i, ...probe }) + "\n");
-  const answers: Record<string, unknown>[] = [];
-  let buffer = "";
-  t0 = performance.now();
-  await serveJsonLines(
-    session,
-    ReadableStream.from(lines.map((l) => new TextEncoder().encode(l))),
-    new WritableStream({
-      write(chunk) {
-        buffer += new TextDecoder().decode(chunk);
-        const parts = buffer.split("\n");
-        buffer = parts.pop()!;
-        for (const part of parts) answers.push(JSON.parse(part));
-      },
-    }),
-  );
-  const ids = new Set(answers.map((a) => a.id));
-  const first = JSON.stringify((answers[0] as { details?: unknown }).details);
-  const same = answers.every((a) => JSON.stringify((a as { details?: unknown }).details) === first);
-  console.log(
-    `load: 200 concurrent definitions in ${(performance.now() - t0).toFixed(0)} ms; ` +
-      `${ids.size} distinct ids answered, all ok=${answers.every((a) => a.ok)}, identical=${same}`,
-  );
-
-  // Soak: sequential requests, RSS sampled; report the slope of the second half.
-  session = await open();
-  const samples: { n: number; rss: number }[] = [];
-  const actions = [
-    probe,
-    { action: "hover", file: "src/main.ts", line: 7, symbol: "greet" },
-    { action: "diagnostics", file: "src/main.ts" },
-    { action: "definition", file: "../outside.ts", line: 1, column: 1 },
-  ];
-  t0 = performance.now();
-  for (let i = 1; i <= soakCount; i++) {
-    await session.handle({ id: i, ...actions[i % actions.length] });
-    if (i % 1000 === 0) samples.push({ n: i, rss: rssMiB() });
+  const thisPlan = plan(scenario.real, !soaked);
+  soaked ||= thisPlan.soak > 0;
+  try {
+    const result = await measure(scenario, folder, thisPlan, log);
+    printScenario(result, log);
+    results.push(result);
+  } catch (error) {
+    log(`  FAILED: ${error instanceof Error ? error.message : error}`);
   }
-  await session.close();
-  const half = samples.slice(Math.floor(samples.length / 2));
-  const slope = half.length > 1
-    ? (half[half.length - 1].rss - half[0].rss) / (half[half.length - 1].n - half[0].n) * 1000
-    : 0;
-  console.log(
-    `soak: ${soakCount} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s; RSS MiB ` +
-      samples.map((s) => s.rss.toFixed(0)).join(" → ") +
-      `; second-half trend ${slope.toFixed(2)} MiB per 1,000 requests`,
+}
+
+const figures = overall(results);
+const seconds = (performance.now() - started) / 1000;
+log(
+  `\nsandbox (--sandbox auto): median ${figures.sandbox.medianRatio.toFixed(2)}× direct, ` +
+    `cold +${Math.round(figures.sandbox.coldExtraMs)} ms; run took ${seconds.toFixed(0)} s`,
+);
+const out = values.out ??
+  (quick
+    ? undefined
+    : fileURLToPath(new URL("../../.lspgate/bench/results.json", import.meta.url)));
+if (out) {
+  await Deno.mkdir(join(out, ".."), { recursive: true });
+  await Deno.writeTextFile(
+    out,
+    JSON.stringify(
+      { date: new Date().toISOString(), quick, seconds, machine: machine(), figures, results },
+      null,
+      2,
+    ) + "\n",
   );
-} finally {
-  await Deno.remove(root, { recursive: true });
+  log(`results written to ${out}`);
+}
+log(summaryLine(figures));
+
+function machine() {
+  const cpu = /model name\s*:\s*(.+)/.exec(read("/proc/cpuinfo"))?.[1]?.trim() ?? "unknown CPU";
+  const memKb = Number(/MemTotal:\s+(\d+)/.exec(read("/proc/meminfo"))?.[1] ?? 0);
+  const cores = navigator.hardwareConcurrency;
+  const load = Deno.loadavg().map((l) => l.toFixed(2)).join(" ");
+  return {
+    cpu,
+    cores,
+    memoryGiB: Math.round(memKb / 1024 / 1024),
+    deno: Deno.version.deno,
+    kernel: Deno.osRelease(),
+    loadAtStart: load,
+    summary: `${cpu}, ${cores} cores, ${Math.round(memKb / 1024 / 1024)} GiB, Deno ` +
+      `${Deno.version.deno}, load ${load}`,
+  };
+}
+
+function read(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return "";
+  }
 }

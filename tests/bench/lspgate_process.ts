@@ -1,0 +1,116 @@
+// lspgate as an agent runs it: `deno run <the start task's flags> mod.ts --root DIR` in its own
+// process, one JSON request per stdin line, one JSON response per stdout line.
+import { fileURLToPath } from "node:url";
+
+/** One response line, as much of it as the benchmark reads. */
+export interface GateResponse {
+  id: number;
+  ok: boolean;
+  content?: { type: string; text: string }[];
+  details?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+let home = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Runs lspgate from another checkout (`--lspgate DIR`), e.g. to compare before and after. */
+export function useCheckout(dir: string): void {
+  home = dir.endsWith("/") ? dir : dir + "/";
+}
+const encoder = new TextEncoder();
+
+/** A running lspgate JSON-lines process. */
+export class LspgateProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #pending = new Map<number, (response: GateResponse) => void>();
+  readonly #stderr: string[] = [];
+  #nextId = 1;
+  readonly done: Promise<void>;
+
+  constructor(readonly root: string, readonly sandbox: "none" | "auto") {
+    this.#child = new Deno.Command(Deno.execPath(), {
+      // The `deno task start` flags: read, env, run; no write, no net.
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-env",
+        "--allow-run",
+        "--config",
+        `${home}deno.json`,
+        `${home}mod.ts`,
+        "--root",
+        root,
+        "--sandbox",
+        sandbox,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.done = Promise.all([this.#read(), this.#drainStderr()]).then(() => {});
+  }
+
+  /** The process id of lspgate itself (not its servers). */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** Sends one request (an id is added) and resolves with its response line. */
+  request(request: Record<string, unknown>): Promise<GateResponse> {
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      this.#writer.write(encoder.encode(JSON.stringify({ id, ...request }) + "\n"));
+    });
+  }
+
+  /** The last lines lspgate wrote to stderr, for a failure message. */
+  stderrTail(lines = 10): string {
+    return this.#stderr.slice(-lines).join("\n");
+  }
+
+  /** EOF on stdin: lspgate answers what is in flight, shuts its servers down and exits. */
+  async close(): Promise<void> {
+    await this.#writer.close().catch(() => {});
+    const timer = setTimeout(() => this.#child.kill("SIGKILL"), 10_000);
+    await this.#child.status;
+    clearTimeout(timer);
+    await this.done;
+  }
+
+  async #read() {
+    const lines = this.#child.stdout.pipeThrough(new TextDecoderStream());
+    let buffer = "";
+    for await (const chunk of lines) {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        const response = JSON.parse(line) as GateResponse;
+        this.#pending.get(response.id)?.(response);
+        this.#pending.delete(response.id);
+      }
+    }
+  }
+
+  async #drainStderr() {
+    for await (const chunk of this.#child.stderr.pipeThrough(new TextDecoderStream())) {
+      this.#stderr.push(...chunk.split("\n").filter(Boolean));
+      if (this.#stderr.length > 200) this.#stderr.splice(0, this.#stderr.length - 200);
+    }
+  }
+}
+
+/** Resident memory of a process in MiB (VmRSS: every thread, so every Worker, is in it). */
+export function rssMiB(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+    return kb / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}

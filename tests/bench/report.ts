@@ -1,0 +1,126 @@
+// Tables for the terminal, and the one-line summary `deno task bench` ends with.
+import { coldMedian, type ScenarioResult } from "./measure.ts";
+import { ACTIONS } from "./sides.ts";
+import { median, ms, times } from "./stats.ts";
+
+/** The figures the summary line is made of. */
+export interface Overall {
+  medianRatio: number;
+  worst: { action: string; ratio: number };
+  coldExtraMs: number;
+  rssMiB: number;
+  sandbox: { medianRatio: number; coldExtraMs: number };
+}
+
+/** Prints one scenario's tables. */
+export function printScenario(result: ScenarioResult, log: (line: string) => void): void {
+  const labels = Object.keys(result.actions.definition ?? {});
+  const pad = (text: string, width: number) => text.padEnd(width);
+  const header = ["action".padEnd(18), ...labels.map((l) => pad(`${l} med / p95 ms`, 26))];
+  if (labels.includes("lspgate")) header.push("lspgate/direct");
+  if (labels.includes("lspgate+sandbox")) header.push("  sandbox/direct");
+  log("  " + header.join(""));
+  for (const action of ACTIONS) {
+    const row = result.actions[action];
+    if (!row) continue;
+    const cells = labels.map((l) =>
+      pad(`${ms(row[l].median)} / ${ms(row[l].p95)} (n=${row[l].n})`, 26)
+    );
+    const ratio = (l: string) => times(row[l]?.median / row.direct.median);
+    log(
+      "  " + action.padEnd(18) + cells.join("") + pad(ratio("lspgate"), 14) +
+        (row["lspgate+sandbox"] ? "  " + ratio("lspgate+sandbox") : ""),
+    );
+  }
+  const diagnostics = result.actions.diagnostics;
+  if (diagnostics?.lspgate && diagnostics.direct) {
+    log(
+      `  on-disk edit → its diagnostics: lspgate ${ms(diagnostics.lspgate.median)} ms, the ` +
+        `server's own answer to the direct client ${ms(diagnostics.direct.median)} ms (` +
+        `${signed(diagnostics.lspgate.median - diagnostics.direct.median)} ms)`,
+    );
+  }
+  if (result.cold) {
+    const cold = Object.keys(result.cold).map((l) =>
+      `${l} ${ms(coldMedian(result, l, "definition"))} / ${ms(coldMedian(result, l, "references"))}`
+    );
+    log(`  cold start to first correct definition / complete references (ms): ${cold.join(", ")}`);
+  }
+  if (result.concurrent) {
+    const parts = Object.entries(result.concurrent).map(([l, c]) =>
+      `${l} ${ms(c.ms)} ms (${c.ok} correct)`
+    );
+    log(`  concurrent definitions, all at once: ${parts.join(", ")}`);
+  }
+  if (result.manyFiles) {
+    for (const [label, modes] of Object.entries(result.manyFiles)) {
+      log(
+        `  many-file diagnostics, ${label}: ` +
+          Object.entries(modes).map(([mode, t]) => `${mode} ${ms(t)} ms`).join("; "),
+      );
+    }
+  }
+  const m = result.memory;
+  log(
+    `  lspgate RSS at rest ${ms(m.atRest ?? NaN)} MiB, under load ${ms(m.underLoad ?? NaN)} MiB` +
+      (m.sandboxAtRest ? `, sandboxed at rest ${ms(m.sandboxAtRest)} MiB` : "") +
+      `; the server itself (direct) ${ms(m.serverDirect ?? NaN)} MiB`,
+  );
+  if (result.soak) {
+    const rss = result.soak.rss;
+    log(
+      `  soak: ${result.soak.requests} requests in ${result.soak.seconds.toFixed(1)} s, RSS MiB ` +
+        `${rss[0].mib.toFixed(0)} → max ${Math.max(...rss.map((r) => r.mib)).toFixed(0)} → ` +
+        `${rss[rss.length - 1].mib.toFixed(0)}`,
+    );
+  }
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? "+" : "-"}${ms(Math.abs(value))}`;
+}
+
+/** The run's figures over every scenario. */
+export function overall(results: ScenarioResult[]): Overall {
+  const ratios: { action: string; ratio: number }[] = [];
+  const sandboxRatios: number[] = [];
+  for (const result of results) {
+    for (const action of ACTIONS) {
+      const row = result.actions[action];
+      if (!row?.direct || !row.lspgate) continue;
+      ratios.push({
+        action: `${result.server}.${action}`,
+        ratio: row.lspgate.median / row.direct.median,
+      });
+      if (row["lspgate+sandbox"]) {
+        sandboxRatios.push(row["lspgate+sandbox"].median / row.direct.median);
+      }
+    }
+  }
+  const worst = ratios.reduce((a, b) => (b.ratio > a.ratio ? b : a), {
+    action: "-",
+    ratio: -Infinity,
+  });
+  const coldExtra = (label: string) =>
+    Math.max(
+      ...results.filter((r) => r.cold?.[label]).map((r) =>
+        coldMedian(r, label, "definition") - coldMedian(r, "direct", "definition")
+      ),
+    );
+  return {
+    medianRatio: median(ratios.map((r) => r.ratio)),
+    worst,
+    coldExtraMs: coldExtra("lspgate"),
+    rssMiB: Math.max(...results.map((r) => r.memory.atRest ?? 0)),
+    sandbox: { medianRatio: median(sandboxRatios), coldExtraMs: coldExtra("lspgate+sandbox") },
+  };
+}
+
+/** `overhead: median X.XX× raw (worst ACTION Y.YY×), cold +N ms, RSS M MB`. */
+export function summaryLine(o: Overall): string {
+  const cold = Number.isFinite(o.coldExtraMs)
+    ? `${o.coldExtraMs >= 0 ? "+" : "-"}${Math.abs(Math.round(o.coldExtraMs))}`
+    : "+?";
+  return `overhead: median ${o.medianRatio.toFixed(2)}× raw (worst ${o.worst.action} ` +
+    `${o.worst.ratio.toFixed(2)}×), cold ${cold} ms, RSS ${Math.round(o.rssMiB)} MB`;
+}
