@@ -56,24 +56,47 @@ export class Session {
   readonly #inFlight = new Map<string, AbortController>();
   readonly facts: SessionFacts;
   #watcher: WorkspaceWatcher;
+  readonly #isView: boolean;
 
   private constructor(
     readonly workspace: WorkspaceRoot,
     readonly manager: ServerManager,
     readonly options: SessionOptions,
     trustedRoots: string[],
+    shared?: { watcher: WorkspaceWatcher; startedAt: number },
   ) {
+    this.#isView = shared !== undefined;
     this.facts = {
       role: options.role,
       allowMutations: options.allowMutations,
       sandbox: options.sandboxLabel ?? (options.sandboxed ? "yes" : "no"),
       sandboxed: options.sandboxed ?? false,
       trustedRoots,
-      startedAt: Date.now(),
+      startedAt: shared?.startedAt ?? Date.now(),
       version: VERSION,
     };
     // Files other tools change reach the servers as didChangeWatchedFiles.
-    this.#watcher = watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes));
+    this.#watcher = shared?.watcher ??
+      watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes));
+  }
+
+  /**
+   * A view of this session for another caller (a daemon connection): the same workspace, servers
+   * and watcher, its own role, mutation setting and requests. Its role is its own: a sub-agent view
+   * of a main session stays a sub-agent. close() on a view cancels only the view's requests.
+   */
+  view(caller: { role: Role; allowMutations: boolean }): Session {
+    return new Session(
+      this.workspace,
+      this.manager,
+      {
+        ...this.options,
+        role: caller.role,
+        allowMutations: caller.role === "main" && caller.allowMutations,
+      },
+      [...this.facts.trustedRoots],
+      { watcher: this.#watcher, startedAt: this.facts.startedAt },
+    );
   }
 
   /** Opens the workspace root and prepares (but does not start) its servers. */
@@ -228,6 +251,8 @@ export class Session {
   /** Waits for nothing: shuts every language server down. */
   async close(): Promise<void> {
     for (const controller of this.#inFlight.values()) controller.abort();
+    // A view shares its servers with the session it came from: those stay up.
+    if (this.#isView) return;
     this.#watcher.stop();
     await this.manager.shutdownAll();
   }

@@ -172,6 +172,18 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
   });
 }
 
+/** What `lspgate daemon …` needs: the workspace, its config, and how servers are confined. */
+export async function daemonFlags(flags: GlobalFlags) {
+  return {
+    root: flags.root,
+    config: flags.config,
+    sandbox: flags.sandbox,
+    trust: flags.trust,
+    sandboxed: await sandboxFor(flags),
+    trustedRoots: trustedRootsOf(flags),
+  };
+}
+
 /** The CLI entry: picks the front end from the first positional argument. */
 export async function main(args: string[]): Promise<number> {
   try {
@@ -194,6 +206,10 @@ export async function main(args: string[]): Promise<number> {
       case "hook": {
         const { runHook } = await import("./hook.ts");
         return await runHook(await openSession(flags), more);
+      }
+      case "daemon": {
+        const { runDaemonCommand } = await import("../daemon/command.ts");
+        return await runDaemonCommand(await daemonFlags(flags), more);
       }
       case "permissions": {
         const { printPermissions } = await import("./permissions_cmd.ts");
