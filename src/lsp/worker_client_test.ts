@@ -5,7 +5,11 @@ import { WorkerClient } from "./worker_client.ts";
 
 async function options(): Promise<ClientOptions> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-worker-" }));
-  const { command } = await fakeAdapter("normal").resolve({ root, workspace: root, trusted: false });
+  const { command } = await fakeAdapter("normal").resolve({
+    root,
+    workspace: root,
+    trusted: false,
+  });
   return {
     serverName: "fake",
     root,
