@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
+import { configureServers } from "../servers/custom_adapter.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
 import { type GlobalFlags, sandboxFor, trustedRootsOf } from "./main.ts";
 
@@ -52,10 +53,15 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   for (const dir of await searchFolders(workspace.path)) read.add(dir);
   const sandbox = await sandboxFor(flags);
   const trusted = sandbox.sandboxed && trustedRootsOf(flags).length > 0;
-  const extensions = await extensionsIn(workspace);
-  for (const adapter of ADAPTERS) {
+  const present = await filesIn(workspace);
+  // The adapters a session would use: the shipped ones with the user's config applied, and the
+  // servers that config adds.
+  const { adapters } = await configureServers(ADAPTERS, flags.config, workspace);
+  for (const adapter of adapters) {
     // Only the servers this workspace's files can need.
-    if (!Object.keys(adapter.languages).some((ext) => extensions.has(ext))) continue;
+    const needed = Object.keys(adapter.languages).some((ext) => present.extensions.has(ext)) ||
+      Object.keys(adapter.filenames ?? {}).some((name) => present.names.has(name));
+    if (!needed) continue;
     try {
       const command = await adapter.resolve({
         root: workspace.path,
@@ -98,16 +104,20 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   };
 }
 
-/** The file extensions present in the workspace (heavy folders such as node_modules skipped). */
-async function extensionsIn(workspace: WorkspaceRoot): Promise<Set<string>> {
-  const found = new Set<string>();
+/** The file extensions and whole names present in the workspace (heavy folders skipped). */
+async function filesIn(
+  workspace: WorkspaceRoot,
+): Promise<{ extensions: Set<string>; names: Set<string> }> {
+  const extensions = new Set<string>();
+  const names = new Set<string>();
   const { paths } = await workspace.glob("**/*", { limit: SCAN_LIMIT });
   for (const path of paths) {
     const name = basename(path);
+    names.add(name);
     const dot = name.lastIndexOf(".");
-    if (dot > 0) found.add(name.slice(dot).toLowerCase());
+    if (dot > 0) extensions.add(name.slice(dot).toLowerCase());
   }
-  return found;
+  return { extensions, names };
 }
 
 /** The `deno run` command line granting exactly `permissions`. */

@@ -237,6 +237,15 @@ Deno.test("`permissions` for a hostile repo grants no program inside it and only
     const read = text.match(/--allow-read=(\S+)/)?.[1].split(",") ?? [];
     assert.ok(!read.includes(join(repo.root, "bin")), "a PATH folder inside the workspace is read");
     assert.match(text, /servers sandboxed: (yes|no: servers are NOT confined)/);
+    // A file known by its whole name brings its server in (Dockerfile).
+    await Deno.writeTextFile(join(repo.root, "Dockerfile"), "FROM debian\n");
+    const withDocker = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", join(LSPGATE_DIR, "mod.ts"), "permissions", "--root", repo.root],
+      stdout: "piped",
+    }).output();
+    const runWithDocker = new TextDecoder().decode(withDocker.stdout).match(/--allow-run=(\S+)/)
+      ?.[1] ?? "";
+    assert.match(runWithDocker, /docker-langserver/);
     assert.deepEqual(await markers(repo.outside), []);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
