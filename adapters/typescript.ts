@@ -113,6 +113,9 @@ export const typescriptAdapter: Adapter = {
       initializationOptions: {
         tsserver: { path: join(typescript.dir, "lib", "tsserver.js") },
         preferences: { includeCompletionsForModuleExports: false },
+        // Automatic type acquisition runs npm for the packages a repository's package.json names:
+        // a repository chooses nothing that runs, and a sandboxed server has no network anyway.
+        disableAutomaticTypingAcquisition: true,
       },
       note: `typescript-language-server with TypeScript ${typescript.version}` +
         (fromProject ? " from the project (trusted root)" : "") + untrustedNote,
