@@ -32,6 +32,8 @@ Usage:
   lspgate call ACTION [k=v ...]   one request from the command line, answer as text (--json: whole response)
   lspgate hook [flags] FILE...    diagnostics for edited files (for post-edit hooks)
   lspgate permissions [flags]     the exact \`deno run\` flags this workspace needs
+  lspgate daemon start|stop|status  the workspace's warm daemon
+  lspgate doctor [--json]         config files, servers found or missing, sandbox, permissions
 
 Flags:
   --root DIR            workspace root (default: the current folder)
@@ -206,6 +208,10 @@ export async function main(args: string[]): Promise<number> {
       case "hook": {
         const { runHook } = await import("./hook.ts");
         return await runHook(await openSession(flags), more);
+      }
+      case "doctor": {
+        const { runDoctor } = await import("./doctor.ts");
+        return await runDoctor(flags);
       }
       case "daemon": {
         const { runDaemonCommand } = await import("../daemon/command.ts");
