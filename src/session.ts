@@ -10,6 +10,7 @@ import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
 import { configureServers } from "./servers/custom_adapter.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import type { LspGateConfig } from "./config.ts";
+import type { Telemetry } from "./telemetry.ts";
 
 /** The id a caller gave a request: echoed in its response. */
 export type RequestId = string | number | null;
@@ -39,6 +40,8 @@ export interface SessionOptions {
   sandboxLabel?: string;
   /** Whether `wrap` confines the servers (bubblewrap). */
   sandboxed?: boolean;
+  /** Where server lifecycle events go (`--telemetry`); request events are the front end's. */
+  telemetry?: Telemetry;
   /**
    * Roots the user marked trusted (the config's `trustedRoots`, `--trust`): a project's own
    * programs may run there, and only when `sandboxed`.
@@ -122,6 +125,7 @@ export class Session {
       wrap: options.wrap,
       idleShutdownMs: options.config.idleShutdownMs,
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
+      telemetry: options.telemetry,
       trustedRoots,
     });
     return new Session(workspace, manager, options, trustedRoots);

@@ -7,6 +7,7 @@ import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
 import { Session } from "../session.ts";
+import { observeRequests, telemetryFrom } from "../telemetry.ts";
 import { serversOff } from "../actions/syntax_only.ts";
 import { serveJsonLines } from "./json_lines.ts";
 
@@ -19,6 +20,8 @@ export interface GlobalFlags {
   sandbox: SandboxMode;
   /** `--trust`: the root's own programs may run (sandboxed); also `trustedRoots` in the config. */
   trust: boolean;
+  /** `--telemetry FILE`: JSON-lines events with timings appended there. */
+  telemetry?: string;
   /** `call --json`: print the whole response. */
   json: boolean;
 }
@@ -45,6 +48,7 @@ Flags:
                         may run, sandboxed; never without a sandbox
   --timeout MS          per-request timeout (default 30000)
   --no-servers          run no language server: symbols and diagnostics answer syntax-only
+  --telemetry FILE      append JSON-lines events with timings (also LSPGATE_TELEMETRY)
   --help                this text
 `;
 
@@ -63,6 +67,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
       timeout: { type: "string" },
       json: { type: "boolean" },
       "no-servers": { type: "boolean" },
+      telemetry: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -102,6 +107,7 @@ export async function parseFlags(args: string[]): Promise<{ flags: GlobalFlags; 
       sandbox,
       trust: values.trust ?? false,
       json: values.json ?? false,
+      telemetry: values.telemetry,
     },
     rest: positionals,
   };
@@ -158,10 +164,12 @@ export function trustedRootsOf(flags: GlobalFlags): string[] {
   return [...flags.config.trustedRoots, ...(flags.trust ? [flags.root] : [])];
 }
 
-/** Builds a session from flags. */
+/** Builds a session from flags; with `--telemetry` (or LSPGATE_TELEMETRY) its events are written. */
 export async function openSession(flags: GlobalFlags): Promise<Session> {
   const sandbox = await sandboxFor(flags);
-  return await Session.open({
+  const telemetry = telemetryFrom(flags.telemetry);
+  const session = await Session.open({
+    telemetry,
     root: flags.root,
     role: flags.role,
     allowMutations: flags.allowMutations,
@@ -172,6 +180,7 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
     sandboxed: sandbox.sandboxed,
     trustedRoots: trustedRootsOf(flags),
   });
+  return telemetry ? observeRequests(session, telemetry) : session;
 }
 
 /** What `lspgate daemon …` needs: the workspace, its config, and how servers are confined. */

@@ -25,6 +25,9 @@ const ENV_READ = [
   "XDG_DATA_HOME",
   "XDG_CONFIG_HOME",
   "INIT_CWD",
+  "LSPGATE_TELEMETRY",
+  "XDG_RUNTIME_DIR",
+  "TMPDIR",
   // Where the Go and Rust toolchains keep their modules (gopls and rust-analyzer read them).
   "GOPATH",
   "GOMODCACHE",

@@ -4,6 +4,7 @@ import { type ClientOptions, LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
+import type { Telemetry } from "../telemetry.ts";
 import { serverPath } from "./find_binary.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 
@@ -56,6 +57,8 @@ export type CommandWrapper = (
 
 /** Manager settings. */
 export interface ManagerOptions {
+  /** Where `server.start`, `server.ready` and `server.exit` events go, when asked. */
+  telemetry?: Telemetry;
   workspace: string;
   adapters: readonly Adapter[];
   requestTimeoutMs: number;
@@ -298,6 +301,9 @@ export class ServerManager {
 
   async #start(entry: ServerEntry): Promise<ServerClient> {
     const config = this.options.serverConfig?.[entry.adapter.id];
+    const telemetry = this.options.telemetry;
+    const startedAt = performance.now();
+    telemetry?.emit("server.start", { server: entry.adapter.id, root: entry.root });
     try {
       const trusted = (this.options.trustedRoots ?? []).some((t) =>
         entry.root === t || entry.root.startsWith(t + "/")
@@ -352,6 +358,11 @@ export class ServerManager {
         ? await LspClient.start(options)
         : await WorkerClient.start(options, { run: [wrapped.command[0]] });
       entry.state = { kind: "running", client, since: Date.now(), command };
+      telemetry?.emit("server.ready", {
+        server: entry.adapter.id,
+        pid: client.pid,
+        duration_ms: Math.round(performance.now() - startedAt),
+      });
       client.onExit((info) => this.#onExit(entry, client, info));
       if (this.#closed) await client.shutdown();
       else await this.#reopen(entry, client, reopen);
@@ -359,6 +370,12 @@ export class ServerManager {
     } catch (error) {
       const converted = toLspGateError(error);
       entry.state = { kind: "failed", at: Date.now(), error: converted };
+      telemetry?.emit("server.exit", {
+        server: entry.adapter.id,
+        reason: "failed to start",
+        error: converted.code,
+        duration_ms: Math.round(performance.now() - startedAt),
+      });
       throw converted;
     }
   }
@@ -380,6 +397,11 @@ export class ServerManager {
     entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
     const reason = info.reason ??
       (info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`);
+    this.options.telemetry?.emit("server.exit", {
+      server: entry.adapter.id,
+      reason,
+      uptime_ms: now - entry.state.since,
+    });
     entry.state = entry.crashes.length >= MAX_CRASHES
       ? {
         kind: "disabled",
@@ -397,6 +419,11 @@ export class ServerManager {
     if (state.kind !== "running") return;
     entry.state = { kind: "stopped", reason };
     await state.client.shutdown();
+    this.options.telemetry?.emit("server.exit", {
+      server: entry.adapter.id,
+      reason,
+      uptime_ms: Date.now() - state.since,
+    });
   }
 
   async #stopIdle() {

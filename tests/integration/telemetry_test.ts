@@ -1,0 +1,99 @@
+// --telemetry FILE: JSON-lines events with durations that add up, from the real lspgate over a
+// real server (deno lsp); nothing is written without it.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { TempWorkspace } from "../helpers/workspace.ts";
+
+const MOD = join(import.meta.dirname!, "..", "..", "mod.ts");
+
+interface Event {
+  event: string;
+  t: number;
+  id?: number;
+  action?: string;
+  server?: string;
+  duration_ms?: number;
+  ok?: boolean;
+  error?: string;
+}
+
+Deno.test("telemetry: request, server start/ready/exit events whose durations fit the request's wall time", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  const log = join(ws.root, "..", `telemetry_${crypto.randomUUID()}.jsonl`);
+  try {
+    const at = await ws.locate("src/main.ts", "greet");
+    const requests = [
+      { id: 1, action: "definition", file: "src/main.ts", ...at },
+      { id: 2, action: "hover", file: "src/missing.ts", line: 1, column: 1 },
+    ];
+    const started = performance.now();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MOD, "--root", ws.root, "--telemetry", log],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode(requests.map((r) => JSON.stringify(r)).join("\n") + "\n"),
+    );
+    await writer.close();
+    const out = await child.output();
+    const wall = performance.now() - started;
+    assert.equal(out.code, 0);
+    const events: Event[] = (await Deno.readTextFile(log)).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    const names = events.map((e) => e.event);
+    for (
+      const name of ["request.start", "request.stop", "server.start", "server.ready", "server.exit"]
+    ) {
+      assert.ok(names.includes(name), `${name} missing: ${names.join(", ")}`);
+    }
+    const start1 = events.find((e) => e.event === "request.start" && e.id === 1)!;
+    const stop1 = events.find((e) => e.event === "request.stop" && e.id === 1)!;
+    assert.equal(stop1.ok, true);
+    assert.equal(stop1.action, "definition");
+    // The stop's duration is the time between the two events, within the process's wall time.
+    assert.ok(
+      Math.abs((stop1.t - start1.t) - stop1.duration_ms!) < 5,
+      JSON.stringify([start1, stop1]),
+    );
+    assert.ok(stop1.duration_ms! <= wall);
+    // The cold request waited for the server: its start fits inside the request.
+    const ready = events.find((e) => e.event === "server.ready")!;
+    const serverStart = events.find((e) => e.event === "server.start")!;
+    assert.equal(ready.server, "deno");
+    assert.ok(serverStart.t >= start1.t && ready.t <= stop1.t);
+    assert.ok(Math.abs((ready.t - serverStart.t) - ready.duration_ms!) < 5);
+    assert.ok(ready.duration_ms! <= stop1.duration_ms!);
+    const stop2 = events.find((e) => e.event === "request.stop" && e.id === 2)!;
+    assert.deepEqual([stop2.ok, stop2.error], [false, "FILE_NOT_FOUND"]);
+    // The server's exit comes last, at shutdown.
+    assert.equal(names.at(-1), "server.exit");
+  } finally {
+    await Deno.remove(log).catch(() => {});
+    await ws.remove();
+  }
+});
+
+Deno.test("telemetry: nothing is written unless asked", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  try {
+    const before = [...Deno.readDirSync(ws.root)].map((e) => e.name).sort();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MOD, "--root", ws.root],
+      env: { LSPGATE_TELEMETRY: "" },
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode('{"id": 1, "action": "status"}\n'));
+    await writer.close();
+    assert.equal((await child.status).code, 0);
+    assert.deepEqual([...Deno.readDirSync(ws.root)].map((e) => e.name).sort(), before);
+  } finally {
+    await ws.remove();
+  }
+});
