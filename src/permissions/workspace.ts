@@ -53,6 +53,9 @@ export interface ReadTextOptions {
 /** Symlink hops followed by hand (through dangling links) before giving up as a loop. */
 const MAX_LINK_HOPS = 40;
 
+/** Longest file name (one path component) in bytes on the file systems lspgate runs on. */
+const MAX_NAME_BYTES = 255;
+
 /** The workspace boundary: resolves inputs to WorkspacePaths and does the tool's file I/O. */
 export class WorkspaceRoot {
   /** The root's real path. */
@@ -177,7 +180,7 @@ export class WorkspaceRoot {
       await this.#ensureFolder(folder, p);
       await writeAtomic(target, new TextEncoder().encode(text), async () => {
         if ((await Deno.realPath(folder)) !== folder) {
-          throw this.#outside(p, folder);
+          throw this.#outside(p);
         }
       });
     } catch (error) {
@@ -192,10 +195,14 @@ export class WorkspaceRoot {
   ): Promise<WorkspacePath> {
     const { mustExist = true, access = "read" } = options;
     try {
-      const { real, exists } = await this.#realize(lexical, input, 0);
+      checkNameLengths(lexical, input);
+      const { real, exists } = await this.#realize(lexical, input);
       this.#checkContained(real, input, access);
       if (!exists && mustExist) {
-        const message = `${show(input)} does not exist (looked for ${real}).`;
+        const looked = isWithin(real, this.path) && this.relative(real) !== input
+          ? ` (looked for ${this.relative(real)})`
+          : "";
+        const message = `${show(input)} does not exist${looked}.`;
         throw new LspGateError("FILE_NOT_FOUND", message, { path: input });
       }
       return real as WorkspacePath;
@@ -216,50 +223,112 @@ export class WorkspaceRoot {
   async #ensureFolder(folder: string, input: string): Promise<void> {
     await Deno.mkdir(folder, { recursive: true });
     const real = await Deno.realPath(folder);
-    if (real !== folder) throw this.#outside(input, real);
+    if (real !== folder) throw this.#outside(input);
   }
 
-  /** Realpaths `lexical`; for a missing path, the nearest existing ancestor's realpath plus the rest. */
-  async #realize(
-    lexical: string,
-    input: string,
-    hops: number,
-  ): Promise<{ real: string; exists: boolean }> {
-    const rest: string[] = [];
-    let candidate = lexical;
-    for (;;) {
-      let real: string;
-      try {
-        real = await Deno.realPath(candidate);
-      } catch (error) {
-        const missing = error instanceof Deno.errors.NotFound ||
-          error instanceof Deno.errors.NotADirectory;
-        if (!missing || candidate === "/") throw this.#fsError(error, input, lexical);
-        rest.unshift(posix.basename(candidate));
-        candidate = posix.dirname(candidate);
+  /**
+   * The real path of `lexical` and whether it exists. An existing path is realpath'd; anything
+   * else is walked again one component at a time (lstat, readlink) to learn why. A failure is
+   * judged by where the walk stood: inside a root it is the caller's to hear (a missing file, a
+   * file used as a folder, a loop, a refusal by the OS); outside, every failure is the same
+   * OUTSIDE_WORKSPACE as an existing path there would be.
+   *
+   * Architecture Invariant: nothing found outside the roots changes what a refusal says.
+   */
+  async #realize(lexical: string, input: string): Promise<{ real: string; exists: boolean }> {
+    try {
+      return { real: await Deno.realPath(lexical), exists: true };
+    } catch {
+      // Missing, denied, a loop, a magic link (/proc/self/fd/N): the walk says which, and where.
+    }
+    let [current, parts] = this.#start(lexical);
+    let hops = 0;
+    const failed = (error: unknown): LspGateError =>
+      this.#ownerOf(current) === undefined ? this.#outside(input) : this.#insideError(error, input);
+    while (parts.length > 0) {
+      const part = parts.shift()!;
+      if (part === "" || part === ".") continue;
+      if (part === "..") {
+        current = posix.dirname(current);
         continue;
       }
-      if (rest.length === 0) return { real, exists: true };
-      // normalize() leaves no `..` behind; refuse one anyway rather than climb with it.
-      if (rest.includes("..")) throw this.#outside(input, lexical);
-      const first = posix.join(real, rest[0]);
-      const link = await linkAt(first);
-      if (link !== undefined) {
-        // A dangling symlink: where it points decides, not where it sits.
-        if (hops >= MAX_LINK_HOPS) {
-          throw this.isInside(real) ? loop(input) : this.#outside(input, lexical);
+      const next = posix.join(current, part);
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.lstat(next);
+      } catch (error) {
+        if (this.#ownerOf(current) !== undefined && error instanceof Deno.errors.NotFound) {
+          // Missing from here on: no symlink can hide in what does not exist.
+          return { real: posix.join(next, ...parts), exists: false };
         }
-        const target = posix.resolve(real, link);
-        return this.#realize(posix.join(target, ...rest.slice(1)), input, hops + 1);
+        throw failed(error);
       }
-      // Outside, say only that: what exists out there is none of the caller's business.
-      if (this.#ownerOf(real) === undefined) throw this.#outside(input, lexical);
-      if (!(await Deno.stat(real)).isDirectory) {
-        const message = `${show(input)} cannot exist: ${real} is a file, not a folder.`;
+      if (info.isSymlink) {
+        if (++hops > MAX_LINK_HOPS) throw failed(new Deno.errors.FilesystemLoop());
+        let target: string;
+        try {
+          target = await Deno.readLink(next);
+        } catch (error) {
+          throw failed(error);
+        }
+        // A link (dangling or not) is judged by where it points, not where it sits.
+        const [from, rest] = target.startsWith("/")
+          ? this.#start(target)
+          : [current, target.split("/")];
+        current = from;
+        parts = [...rest, ...parts];
+        continue;
+      }
+      current = next;
+      if (!info.isDirectory && parts.some((p) => p !== "" && p !== ".")) {
+        if (this.#ownerOf(current) === undefined) throw this.#outside(input);
+        const message = `${show(input)} cannot exist: ${
+          this.#name(current)
+        } is a file, not a folder.`;
         throw new LspGateError("FILE_NOT_FOUND", message, { path: input });
       }
-      return { real: posix.join(real, ...rest), exists: false };
     }
+    return { real: current, exists: true };
+  }
+
+  /** Where a walk of `path` starts: at the root it begins with (known real), else at `/`. */
+  #start(path: string): [string, string[]] {
+    const parts = path.split("/");
+    const roots = [this.path, ...this.readOnlyRoots].sort((a, b) => b.length - a.length);
+    for (const root of roots) {
+      const prefix = root.split("/");
+      if (prefix.every((segment, i) => parts[i] === segment)) {
+        return [root, parts.slice(prefix.length)];
+      }
+    }
+    return ["/", parts];
+  }
+
+  /** A path inside a root as messages may show it: relative to the workspace when inside it. */
+  #name(real: string): string {
+    return isWithin(real, this.path) ? this.relative(real) : real;
+  }
+
+  /** A file-system error met inside a root, said as the caller can act on it. */
+  #insideError(error: unknown, input: string): LspGateError {
+    if (error instanceof LspGateError) return error;
+    if (error instanceof Deno.errors.FilesystemLoop) return loop(input);
+    if (error instanceof Deno.errors.NotADirectory) {
+      const message = `${show(input)} cannot exist: a part of it is a file, not a folder.`;
+      return new LspGateError("FILE_NOT_FOUND", message, { path: input });
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      return new LspGateError(
+        "PERMISSION_DENIED",
+        `The operating system denied access to ${show(input)}: ${(error as Error).message}`,
+        { path: input },
+      );
+    }
+    if ((error as { code?: string }).code === "ENAMETOOLONG") return tooLong(input);
+    if (error instanceof Deno.errors.NotFound) {
+      return new LspGateError("FILE_NOT_FOUND", `${show(input)} does not exist.`, { path: input });
+    }
+    return toLspGateError(error);
   }
 
   #ownerOf(real: string): { root: string; writable: boolean } | undefined {
@@ -275,21 +344,26 @@ export class WorkspaceRoot {
 
   #checkContained(real: string, input: string, access: Access): void {
     const owner = this.#ownerOf(real);
-    if (owner === undefined) throw this.#outside(input, real);
+    if (owner === undefined) throw this.#outside(input);
     if (access !== "read" && !owner.writable) {
+      // Where in the read-only root is not said: the caller's own input is all a refusal echoes.
       throw new LspGateError(
         "OUTSIDE_WORKSPACE",
-        `${show(input)} resolves to ${real} in the read-only root ${owner.root}; ` +
+        `${show(input)} is in a read-only root; ` +
           `only files inside the workspace ${this.path} can be written.`,
         { path: input },
       );
     }
   }
 
-  #outside(input: string, real: string): LspGateError {
+  /**
+   * The one refusal for a path outside: the caller's input and the root, nothing found on the way,
+   * so it reads the same whether the target exists, is a link, a loop, or is denied.
+   */
+  #outside(input: string): LspGateError {
     return new LspGateError(
       "OUTSIDE_WORKSPACE",
-      `${show(input)} resolves to ${real} outside the workspace ${this.path}`,
+      `${show(input)} is outside the workspace ${this.path}.`,
       { path: input },
     );
   }
@@ -297,29 +371,29 @@ export class WorkspaceRoot {
   /** Turns a file-system error into an LspGateError; a denied path outside the root is OUTSIDE_WORKSPACE. */
   #fsError(error: unknown, input: string, lexical: string): LspGateError {
     if (error instanceof LspGateError) return error;
+    const inside = this.isInside(lexical);
     const denied = error instanceof Deno.errors.NotCapable ||
       error instanceof Deno.errors.PermissionDenied;
-    if (denied && !this.isInside(lexical)) return this.#outside(input, lexical);
-    if (error instanceof Deno.errors.FilesystemLoop) {
-      return this.isInside(lexical) ? loop(input) : this.#outside(input, lexical);
+    if (!inside && (denied || error instanceof Deno.errors.FilesystemLoop)) {
+      return this.#outside(input);
     }
-    if (error instanceof Deno.errors.PermissionDenied) {
-      return new LspGateError(
-        "PERMISSION_DENIED",
-        `The operating system denied access to ${show(input)}: ${(error as Error).message}`,
-        { path: input },
-      );
-    }
-    if ((error as { code?: string }).code === "ENAMETOOLONG") {
-      return new LspGateError("INVALID_INPUT", `${show(input)} has a file name that is too long.`, {
-        path: input,
-      });
-    }
-    if (error instanceof Deno.errors.NotFound) {
-      return new LspGateError("FILE_NOT_FOUND", `${show(input)} does not exist.`, { path: input });
-    }
-    return toLspGateError(error);
+    return this.#insideError(error, input);
   }
+}
+
+/** Refuses a path with a name longer than a file system allows (255 bytes), before any disk access. */
+function checkNameLengths(lexical: string, input: string): void {
+  const encoder = new TextEncoder();
+  // Judged on the input alone: the OS would say so only for names under a folder that exists.
+  if (lexical.split("/").some((name) => encoder.encode(name).length > MAX_NAME_BYTES)) {
+    throw tooLong(input);
+  }
+}
+
+function tooLong(input: string): LspGateError {
+  return new LspGateError("INVALID_INPUT", `${show(input)} has a file name that is too long.`, {
+    path: input,
+  });
 }
 
 function loop(input: string): LspGateError {
@@ -338,18 +412,5 @@ async function realFolder(dir: string): Promise<string | undefined> {
       return undefined;
     }
     throw toLspGateError(error);
-  }
-}
-
-/** The target of the symlink at `path`, or undefined when `path` is not a symlink or does not exist. */
-async function linkAt(path: string): Promise<string | undefined> {
-  try {
-    const info = await Deno.lstat(path);
-    return info.isSymlink ? await Deno.readLink(path) : undefined;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
   }
 }

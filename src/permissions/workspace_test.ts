@@ -115,7 +115,7 @@ Deno.test("resolve() below a file is FILE_NOT_FOUND", () =>
 Deno.test("resolve() refuses a symlinked file that points outside", () =>
   withWorkspace(async (root, fx) => {
     const error = await assertCode(root.resolve("link_out.txt"), "OUTSIDE_WORKSPACE");
-    assert.ok(error.message.includes(join(fx.outside, "secret.txt")), error.message);
+    assert.ok(!error.message.includes(fx.outside), error.message);
     await assertCode(root.resolve("link_out.txt", { access: "write" }), "OUTSIDE_WORKSPACE");
   }));
 
@@ -163,6 +163,156 @@ Deno.test("resolve() of a symlink loop is INVALID_INPUT", () =>
       assert.match(error.message, /loop/);
       await assertCode(root.resolve(input, { mustExist: false }), "INVALID_INPUT");
     }
+  }));
+
+// --- refusals reveal nothing about what lies outside ------------------------------
+
+/** The refusal with the caller's own input taken out: what it says about anything else. */
+function withoutInput(error: { code: string; message: string; data?: unknown }, input: string) {
+  const quoted = JSON.stringify(input);
+  assert.ok(error.message.includes(quoted), `${error.message} does not quote ${quoted}`);
+  const data = error.data as { path?: unknown } | undefined;
+  return JSON.stringify({
+    code: error.code,
+    message: error.message.split(quoted).join("<input>"),
+    data: data && { ...data, path: data.path === input ? "<input>" : data.path },
+  });
+}
+
+/** Links planted in the workspace: each pair leads to an outside target that exists and one that does not. */
+async function plantOutsideLinks(fx: Fixture): Promise<void> {
+  const links: [string, string][] = [
+    ["to_secret", join(fx.outside, "secret.txt")],
+    ["to_missing", join(fx.outside, "missing.txt")],
+    ["to_missing_dir", join(fx.outside, "nope/deeper.txt")],
+    ["to_proc_secret", `/proc/self/root${fx.outside}/secret.txt`],
+    ["to_proc_missing", `/proc/self/root${fx.outside}/missing.txt`],
+    ["to_etc_passwd", "/etc/passwd"],
+    ["to_etc_missing", "/etc/lspgate-no-such-file"],
+    ["to_stdin", "/dev/stdin"],
+    ["to_fd0", "/dev/fd/0"],
+    ["to_proc_fd", "/proc/self/fd/0"],
+    ["to_proc_fd_missing", "/proc/self/fd/987654"],
+    ["to_proc_cwd", "/proc/self/cwd"],
+    ["to_outside_loop", join(fx.base, "loops/loop_a")],
+    ["to_secret_as_dir", join(fx.outside, "secret.txt/x")],
+  ];
+  for (const [name, target] of links) await Deno.symlink(target, join(fx.ws, name));
+  await Deno.mkdir(join(fx.base, "loops"));
+  await Deno.symlink("loop_b", join(fx.base, "loops/loop_a"));
+  await Deno.symlink("loop_a", join(fx.base, "loops/loop_b"));
+}
+
+Deno.test("an outside refusal is byte-identical, apart from the input, whether the target exists or not", () =>
+  withWorkspace(async (root, fx) => {
+    await plantOutsideLinks(fx);
+    const o = fx.outside;
+    const inputs = [
+      // plain, relative and absolute
+      "../outside/secret.txt",
+      "../outside/missing.txt",
+      "../outside/missing/deeper.txt",
+      "../outside/secret.txt/below-a-file",
+      `${o}/secret.txt`,
+      `${o}/missing.txt`,
+      "/etc/passwd",
+      "/etc/lspgate-no-such-file",
+      "/lspgate-no-such-folder/x.ts",
+      "/",
+      // through /proc and /dev
+      `/proc/self/root${o}/secret.txt`,
+      `/proc/self/root${o}/missing.txt`,
+      "/proc/self/root/etc/passwd",
+      "/proc/self/root/etc/lspgate-no-such-file",
+      "/proc/self/fd/0",
+      "/proc/self/fd/987654",
+      "/proc/self/cwd",
+      "/proc/self/cwd/lspgate-no-such-file",
+      "/dev/stdin",
+      "/dev/fd/0",
+      "/dev/fd/987654",
+      // links in the workspace, dangling or not, and paths through them
+      "to_secret",
+      "to_missing",
+      "to_missing_dir",
+      "to_proc_secret",
+      "to_proc_missing",
+      "to_etc_passwd",
+      "to_etc_missing",
+      "to_stdin",
+      "to_fd0",
+      "to_proc_fd",
+      "to_proc_fd_missing",
+      "to_proc_cwd",
+      "to_proc_cwd/lspgate-no-such-file",
+      "to_outside_loop",
+      "to_secret_as_dir",
+      "dir_out/secret.txt",
+      "dir_out/missing.txt",
+      "dir_out/missing/deeper.txt",
+      // file:// URIs
+      `file://${o}/secret.txt`,
+      `file://${o}/missing.txt`,
+      `file:///proc/self/root${o}/secret.txt`,
+      `file:///proc/self/root${o}/missing.txt`,
+      `file://${fx.ws}/to_secret`,
+      `file://${fx.ws}/to_missing`,
+    ];
+    const expected = JSON.stringify({
+      code: "OUTSIDE_WORKSPACE",
+      message: `<input> is outside the workspace ${fx.ws}.`,
+      data: { path: "<input>" },
+    });
+    for (const input of inputs) {
+      for (
+        const options of [
+          {},
+          { mustExist: false },
+          { access: "write" as const },
+          { mustExist: false, access: "write" as const },
+        ]
+      ) {
+        const error = await assertCode(root.resolve(input, options), "OUTSIDE_WORKSPACE");
+        assert.equal(withoutInput(error, input), expected, `${input} ${JSON.stringify(options)}`);
+      }
+    }
+  }));
+
+Deno.test("an outside URI from a server is refused with the same words, existing or not", () =>
+  withWorkspace(async (root, fx) => {
+    const exists = await assertCode(
+      root.resolveUri(`file://${fx.outside}/secret.txt`),
+      "OUTSIDE_WORKSPACE",
+    );
+    const missing = await assertCode(
+      root.resolveUri(`file://${fx.outside}/missing.txt`),
+      "OUTSIDE_WORKSPACE",
+    );
+    assert.equal(
+      withoutInput(exists, `file://${fx.outside}/secret.txt`),
+      withoutInput(missing, `file://${fx.outside}/missing.txt`),
+    );
+  }));
+
+Deno.test("a missing path outside is never FILE_NOT_FOUND, and a refusal never names the target", () =>
+  withWorkspace(async (root, fx) => {
+    await plantOutsideLinks(fx);
+    for (const input of ["to_missing", "to_proc_missing", "dir_out/nope.ts", "../outside/nope"]) {
+      const error = await assertCode(root.resolve(input), "OUTSIDE_WORKSPACE");
+      assert.ok(!error.message.includes(fx.outside), error.message);
+      assert.ok(!error.message.includes("nope") || input.includes("nope"), error.message);
+      assert.ok(!/does not exist|cannot exist|loop|denied/.test(error.message), error.message);
+    }
+  }));
+
+Deno.test("a path that leaves through /proc and comes back inside is inside", () =>
+  withWorkspace(async (root, fx) => {
+    assert.equal(await root.resolve(`/proc/self/root${fx.ws}/src/a.ts`), join(fx.ws, "src/a.ts"));
+    const error = await assertCode(
+      root.resolve(`/proc/self/root${fx.ws}/src/missing.ts`),
+      "FILE_NOT_FOUND",
+    );
+    assert.ok(!error.message.includes(fx.outside), error.message);
   }));
 
 // --- resolve(): URIs and odd inputs ------------------------------------------
@@ -277,6 +427,13 @@ Deno.test("a read-only root is readable and never writable", () =>
     assert.equal(root.relative(std), std);
     const error = await assertCode(root.resolve(std, { access: "write" }), "OUTSIDE_WORKSPACE");
     assert.match(error.message, /read-only/);
+    // Through a link inside, the refusal names the link, not where in the read-only root it leads.
+    await Deno.symlink(std, join(fx.ws, "std_link.ts"));
+    const linked = await assertCode(
+      root.resolve("std_link.ts", { access: "write" }),
+      "OUTSIDE_WORKSPACE",
+    );
+    assert.ok(!linked.message.includes(fx.lib), linked.message);
     await assertCode(
       root.resolve(join(fx.lib, "new.ts"), { access: "write", mustExist: false }),
       "OUTSIDE_WORKSPACE",
@@ -558,6 +715,59 @@ console.log(JSON.stringify(codes));`,
       "OUTSIDE_WORKSPACE",
       "ok",
     ]);
+    await assertOutsideUntouched(fx);
+  } finally {
+    await fx.remove();
+  }
+});
+
+Deno.test("under --allow-read=<root>, a refusal reads the same for outside targets that exist or not", async () => {
+  const fx = await makeFixture();
+  try {
+    await Deno.symlink(join(fx.outside, "missing.txt"), join(fx.ws, "link_missing.txt"));
+    await Deno.symlink(`/proc/self/root${fx.outside}/secret.txt`, join(fx.ws, "proc_secret.txt"));
+    await Deno.symlink(`/proc/self/root${fx.outside}/missing.txt`, join(fx.ws, "proc_missing.txt"));
+    const probe = join(fx.base, "probe.ts");
+    const moduleUrl = new URL("./workspace.ts", import.meta.url).href;
+    const inputs = [
+      "/etc/passwd",
+      "/etc/lspgate-no-such-file",
+      "../outside/secret.txt",
+      "../outside/missing.txt",
+      "link_out.txt",
+      "link_missing.txt",
+      "proc_secret.txt",
+      "proc_missing.txt",
+      "dir_out/inner.ts",
+      "dir_out/missing.ts",
+      `/proc/self/root${fx.outside}/secret.txt`,
+      `/proc/self/root${fx.outside}/missing.txt`,
+      "/dev/stdin",
+      "/proc/self/fd/0",
+    ];
+    await Deno.writeTextFile(
+      probe,
+      `import { WorkspaceRoot } from ${JSON.stringify(moduleUrl)};
+const root = await WorkspaceRoot.open(${JSON.stringify(fx.ws)});
+const out = [];
+for (const input of ${JSON.stringify(inputs)}) {
+  out.push(await root.resolve(input).then(() => "ok", (e) => ({ code: e.code, message: e.message, data: e.data })));
+}
+console.log(JSON.stringify(out));`,
+    );
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", `--allow-read=${fx.ws}`, probe],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const errors = JSON.parse(new TextDecoder().decode(output.stdout));
+    const expected = JSON.stringify({
+      code: "OUTSIDE_WORKSPACE",
+      message: `<input> is outside the workspace ${fx.ws}.`,
+      data: { path: "<input>" },
+    });
+    inputs.forEach((input, i) => assert.equal(withoutInput(errors[i], input), expected, input));
     await assertOutsideUntouched(fx);
   } finally {
     await fx.remove();
