@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { Adapter } from "./servers/adapter.ts";
 import { ACTIONS } from "./actions/table.ts";
-import { normalizeRequest } from "./actions/aliases.ts";
-import type { ActionContext, SessionFacts } from "./actions/types.ts";
+import { canonicalAction, normalizeRequest } from "./actions/aliases.ts";
+import type { ActionContext, ActionNote, SessionFacts } from "./actions/types.ts";
 import { LspGateError, toLspGateError } from "./errors.ts";
 import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
@@ -134,6 +134,10 @@ export class Session {
   /** Answers one request object; never throws. */
   async handle(raw: unknown): Promise<Response> {
     const id = requestId(raw);
+    const key = JSON.stringify(id);
+    const controller = new AbortController();
+    // Registered before the first await: a cancel on the very next line finds this request.
+    if (id !== null && !isCancel(raw)) this.#inFlight.set(key, controller);
     try {
       if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
         throw new LspGateError("INVALID_INPUT", "each request must be a JSON object");
@@ -172,14 +176,19 @@ export class Session {
       if (!decision.allow) {
         throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
       }
-      await this.#watcher.flush();
-      const result = await this.#run(id, action.run.bind(action), input);
+      await untilCancelled(this.#watcher.flush(), controller.signal, key);
+      const notes: ActionNote[] = [];
+      const result = await this.#run(key, controller, notes, action.run.bind(action), input);
       return {
         id,
         ok: true,
-        content: [{ type: "text", text: result.text }],
+        content: [{ type: "text", text: result.text + notes.map((n) => `\n\n${n.text}`).join("") }],
         // Every answer says whether the servers behind it were confined.
-        details: { ...result.details, sandboxed: this.facts.sandboxed },
+        details: {
+          ...result.details,
+          ...Object.assign({}, ...notes.map((n) => n.details)),
+          sandboxed: this.facts.sandboxed,
+        },
       };
     } catch (error) {
       const e = toLspGateError(error);
@@ -189,20 +198,21 @@ export class Session {
         ok: false,
         error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) },
       };
+    } finally {
+      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
     }
   }
 
-  async #run(
-    id: RequestId,
+  #run(
+    key: string,
+    controller: AbortController,
+    notes: ActionNote[],
     run: (
       input: never,
       context: ActionContext,
     ) => Promise<{ text: string; details: Record<string, unknown> }>,
     input: Record<string, unknown>,
   ) {
-    const controller = new AbortController();
-    const key = JSON.stringify(id);
-    if (id !== null) this.#inFlight.set(key, controller);
     const timeoutMs = typeof input.timeout === "number"
       ? input.timeout
       : this.options.config.timeoutMs;
@@ -213,22 +223,10 @@ export class Session {
       timeoutMs,
       readyTimeoutMs: Math.min(timeoutMs, this.options.config.readyTimeoutMs),
       session: this.facts,
+      notes,
     };
-    try {
-      const result = run(input as never, context);
-      // A cancel answers at once even if the server is slow to notice.
-      const cancelled = new Promise<never>((_, reject) => {
-        controller.signal.addEventListener(
-          "abort",
-          () => reject(new LspGateError("CANCELLED", `request ${key} was cancelled`)),
-          { once: true },
-        );
-      });
-      result.catch(() => {});
-      return await Promise.race([result, cancelled]);
-    } finally {
-      if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
-    }
+    // A cancel answers at once even if the server is slow to notice.
+    return untilCancelled(run(input as never, context), controller.signal, key);
   }
 
   #cancel(id: RequestId, fields: Record<string, unknown>): Response {
@@ -276,6 +274,29 @@ async function realFolders(paths: string[], workspace: string): Promise<string[]
     }
   }
   return real;
+}
+
+/**
+ * `work`, or CANCELLED as soon as `signal` aborts (at once when it already has); `work` is left to
+ * finish on its own, its failure ignored.
+ */
+function untilCancelled<T>(work: Promise<T>, signal: AbortSignal, key: string): Promise<T> {
+  work.catch(() => {});
+  const cancelled = () => new LspGateError("CANCELLED", `request ${key} was cancelled`);
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** Whether a raw request is a `cancel` (under any accepted spelling): those are not cancellable. */
+function isCancel(raw: unknown): boolean {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return false;
+  const { action, operation } = raw as { action?: unknown; operation?: unknown };
+  const name = typeof action === "string" ? action : operation;
+  return typeof name === "string" && canonicalAction(name) === "cancel";
 }
 
 function requestId(raw: unknown): RequestId {

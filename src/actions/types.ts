@@ -14,6 +14,16 @@ export interface ActionContext {
   readyTimeoutMs: number;
   /** Static facts for `status`. */
   session: SessionFacts;
+  /** Remarks the answer must carry besides its result; the session appends them. */
+  notes?: ActionNote[];
+}
+
+/** A remark an answer carries besides its result (e.g. the other symbols an ambiguous query names). */
+export interface ActionNote {
+  /** A paragraph appended to the text. */
+  text: string;
+  /** Merged into `details`, for programs. */
+  details: Record<string, unknown>;
 }
 
 /** Facts about this lspgate process, for `status`. */
