@@ -11,6 +11,7 @@ import { configureServers } from "./servers/custom_adapter.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
+import { VERSION } from "./version.ts";
 
 /** The id a caller gave a request: echoed in its response. */
 export type RequestId = string | number | null;
@@ -48,8 +49,6 @@ export interface SessionOptions {
    */
   trustedRoots?: string[];
 }
-
-const VERSION = "0.1.0";
 
 /**
  * Validates, authorises and runs requests against one workspace. Each request is caught on its
