@@ -124,6 +124,7 @@ export class LspClient {
   #process: ServerProcess;
   #registrations = new Map<string, { method: string; options: unknown }>();
   #progress = new Map<string | number, string>();
+  readonly #progressTitles = new Map<string | number, string>();
   #pushed = new Map<string, PushedDiagnostics>();
   #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
   /** Document and file notifications sent so far (didOpen, didChange, didClose, didChangeWatchedFiles). */
@@ -684,12 +685,21 @@ export class LspClient {
     } else if (method === "$/progress") {
       const p = params as {
         token: string | number;
-        value?: proto.WorkDoneProgressBegin | proto.WorkDoneProgressEnd;
+        value?:
+          | proto.WorkDoneProgressBegin
+          | proto.WorkDoneProgressReport
+          | proto.WorkDoneProgressEnd;
       };
       if (p?.value?.kind === "begin") {
         if (p.token === this.options.indexProgressToken) this.#indexBegun = true;
-        this.#progress.set(p.token, p.value.title || p.value.message || "working");
+        this.#progressTitles.set(p.token, p.value.title || "working");
+        this.#progress.set(p.token, describeProgress(p.value.title || "working", p.value));
+      } else if (p?.value?.kind === "report" && this.#progress.has(p.token)) {
+        // Shown to the user while they wait (`status`, progress lines): title, percentage, message.
+        const title = this.#progressTitles.get(p.token) ?? "working";
+        this.#progress.set(p.token, describeProgress(title, p.value));
       } else if (p?.value?.kind === "end") {
+        this.#progressTitles.delete(p.token);
         this.#progress.delete(p.token);
         this.#progressEndedAt = performance.now();
         if (this.#firstOpenAt !== undefined) this.#settled = true;
@@ -757,4 +767,14 @@ function delay(ms: number, signal?: AbortSignal): Promise<void> {
  */
 function notSent(error: LspGateError): LspGateError {
   return new LspGateError(error.code, error.message, { ...error.data, notSent: true });
+}
+
+/** "Indexing 45%: 12/30 files" from a progress begin or report. */
+function describeProgress(
+  title: string,
+  value: { percentage?: number; message?: string },
+): string {
+  const percent = typeof value.percentage === "number" ? ` ${Math.round(value.percentage)}%` : "";
+  const message = typeof value.message === "string" && value.message ? `: ${value.message}` : "";
+  return `${title}${percent}${message}`.slice(0, 200);
 }
