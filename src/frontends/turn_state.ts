@@ -1,0 +1,57 @@
+// What the post-edit hook remembers across an agent's turn, per agent session id: the files
+// touched (for the end-of-turn report) and the errors last reported per file (so a caller's
+// errors are reported when the edit changed them, not again on every edit). Kept in the user's
+// private daemon folder, so it works with or without a daemon.
+import { join } from "node:path";
+import { socketFolder } from "../daemon/socket_path.ts";
+
+/** Most files remembered for one turn. */
+export const MAX_TOUCHED = 16;
+
+/** One agent session's memory. */
+export interface TurnState {
+  touched: string[];
+  /** Per file, the signatures of the errors last reported. */
+  reported: Record<string, string[]>;
+}
+
+async function statePath(session: string, root: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`${root}\0${session}`),
+  );
+  const hex = [...new Uint8Array(digest)].slice(0, 12)
+    .map((b) => b.toString(16).padStart(2, "0")).join("");
+  return join(await socketFolder(), `turn-${hex}.json`);
+}
+
+/** The session's state (empty when none, or unreadable). */
+export async function readTurn(session: string, root: string): Promise<TurnState> {
+  try {
+    const parsed = JSON.parse(await Deno.readTextFile(await statePath(session, root)));
+    return {
+      touched: Array.isArray(parsed.touched) ? parsed.touched.filter(isString) : [],
+      reported: parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {},
+    };
+  } catch {
+    return { touched: [], reported: {} };
+  }
+}
+
+/** Saves the session's state (mode 0600, replaced atomically). */
+export async function writeTurn(session: string, root: string, state: TurnState): Promise<void> {
+  const path = await statePath(session, root);
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(temp, JSON.stringify(state), { mode: 0o600 });
+  await Deno.rename(temp, path);
+}
+
+/** Adds files to the turn's touched list (most recent last, at most MAX_TOUCHED). */
+export function touch(state: TurnState, files: string[]): TurnState {
+  const touched = [...state.touched.filter((f) => !files.includes(f)), ...files];
+  return { ...state, touched: touched.slice(-MAX_TOUCHED) };
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
