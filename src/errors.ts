@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   "TIMEOUT",
   "CANCELLED",
   "SYMBOL_NOT_FOUND",
+  "AMBIGUOUS_SYMBOL",
   "EDIT_CONFLICT",
   "INTERNAL",
 ] as const;

@@ -9,7 +9,8 @@ import {
 import type { PositionInput } from "./schema.ts";
 import { ask, type QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";
-import { flattenSymbols } from "./symbol_tree.ts";
+import { type FlatSymbol, flattenSymbols, matchQuery, qualifiedName } from "./symbol_tree.ts";
+import { symbolKindName } from "../format/kinds.ts";
 import { positionFromTree } from "./syntax_only.ts";
 
 /** A position the caller asked about, on both sides of the conversion. */
@@ -25,14 +26,27 @@ export interface ResolvedPosition {
 
 const NEARBY_LINES = 3;
 
+/** Most symbols an ambiguous or unmatched query lists. */
+const MAX_CANDIDATES = 30;
+
+/** Options of resolvePosition(). */
+export interface ResolveOptions {
+  /**
+   * A `query` must name one symbol: several is AMBIGUOUS_SYMBOL rather than the first with a note
+   * (for writes, where a guess could change the wrong thing).
+   */
+  unique?: boolean;
+}
+
 /** Turns line + column, line + symbol, or a symbol query into a server position. */
 export async function resolvePosition(
   context: ActionContext,
   doc: QueryDocument,
   input: PositionInput,
+  options: ResolveOptions = {},
 ): Promise<ResolvedPosition> {
   if (input.query !== undefined && input.line === undefined) {
-    return await positionOfQuery(context, doc, input.query);
+    return await positionOfQuery(context, doc, input.query, options);
   }
   const line = input.line!;
   if (line > doc.lines.lineCount) {
@@ -95,6 +109,7 @@ async function positionOfQuery(
   context: ActionContext,
   doc: QueryDocument,
   query: string,
+  options: ResolveOptions,
 ): Promise<ResolvedPosition> {
   if (!doc.client.supports("textDocument/documentSymbol")) {
     // A server that cannot list symbols: the syntax tree says where the name is.
@@ -120,35 +135,70 @@ async function positionOfQuery(
     { textDocument: { uri: doc.uri } },
   );
   const symbols = flattenSymbols(raw ?? [], doc.uri);
-  const wanted = query.split(".");
-  const name = wanted[wanted.length - 1];
-  const parents = wanted.slice(0, -1).join(".");
-  const matches = symbols.filter((s) =>
-    s.name === name && (parents === "" || s.container === parents ||
-      (s.container ?? "").endsWith(`.${parents}`))
-  );
-  const loose = matches.length
-    ? matches
-    : symbols.filter((s) => s.name.replace(/\(.*$/, "") === name);
-  const found = loose[0];
-  if (!found) {
-    const names = symbols.slice(0, 30).map((s) =>
-      s.container ? `${s.container}.${s.name}` : s.name
-    );
-    throw new LspGateError(
-      "SYMBOL_NOT_FOUND",
-      `No symbol \`${query}\` in ${doc.rel}.` +
-        (names.length ? ` Symbols there: ${names.join(", ")}.` : " The file has no symbols."),
-      { query, symbols: names },
-    );
+  const { matches, nearest } = matchQuery(symbols, query);
+  const describe = (list: FlatSymbol[]) =>
+    list.slice(0, MAX_CANDIDATES).map((s) => candidate(doc, s));
+  if (matches.length === 0) {
+    const near = describe(nearest.length ? nearest : symbols);
+    const listed = near.map((c) => `${c.name} (${c.file}:${c.line})`).join(", ");
+    const hint = nearest.length
+      ? ` Nearest: ${listed}.`
+      : near.length
+      ? ` Symbols there: ${listed}.`
+      : " The file has no symbols.";
+    throw new LspGateError("SYMBOL_NOT_FOUND", `No symbol \`${query}\` in ${doc.rel}.${hint}`, {
+      query,
+      candidates: near,
+      // Kept for callers of the earlier shape: the dotted names alone.
+      symbols: near.map((c) => c.name),
+    });
   }
+  if (matches.length > 1) {
+    const candidates = describe(matches);
+    const listed = candidates.map((c) => `${c.name} (${c.file}:${c.line}:${c.column})`).join(", ");
+    if (options.unique) {
+      throw new LspGateError(
+        "AMBIGUOUS_SYMBOL",
+        `\`${query}\` names ${matches.length} symbols in ${doc.rel}: ${listed}. Nothing was ` +
+          "written; name one with its container (`Class.method`) or give line and column.",
+        { query, candidates },
+      );
+    }
+    context.notes?.push({
+      text: `Note: \`${query}\` names ${matches.length} symbols in ${doc.rel}: ${listed}. ` +
+        `This answer is for the first, ${candidates[0].name}; name another with its container ` +
+        "or give line and column.",
+      details: { ambiguous: true, candidates },
+    });
+  }
+  const found = matches[0];
   const agent = fromServerPosition(doc.lines, found.selection.start, doc.encoding);
   return {
     line: agent.line,
     column: agent.column,
     server: found.selection.start,
     label: `\`${query}\` (${doc.rel}:${agent.line}:${agent.column})`,
-    word: name,
+    word: found.name.replace(/\(.*$/, ""),
+  };
+}
+
+/** A symbol as an error or a note lists it: dotted name, kind, where. */
+interface Candidate {
+  name: string;
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+}
+
+function candidate(doc: QueryDocument, symbol: FlatSymbol): Candidate {
+  const at = fromServerPosition(doc.lines, symbol.selection.start, doc.encoding);
+  return {
+    name: qualifiedName(symbol),
+    kind: symbolKindName(symbol.kind),
+    file: doc.rel,
+    line: at.line,
+    column: at.column,
   };
 }
 

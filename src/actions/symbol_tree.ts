@@ -53,3 +53,54 @@ export function flattenSymbols(
 }
 
 const zeroRange: proto.Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** A symbol's dotted name: its container and its own name (`Circle.area`). */
+export function qualifiedName(symbol: FlatSymbol): string {
+  return symbol.container ? `${symbol.container}.${symbol.name}` : symbol.name;
+}
+
+/** What a `query` (`area`, `Circle.area`) names among a file's symbols. */
+export interface QueryMatch {
+  /** Symbols it names, one per qualified name, in document order; the first is answered for. */
+  matches: FlatSymbol[];
+  /** When it names none: the symbols nearest to what was asked (same name elsewhere, or alike). */
+  nearest: FlatSymbol[];
+}
+
+/**
+ * Finds the symbols `query` names. The last dotted part is the name (`area`, or `area(int)` as
+ * some servers spell it); the parts before must be its container or the end of it. A container
+ * that does not exist matches nothing (never another container's symbol of that name). A dotted
+ * query that spells a symbol's whole path names that one alone; a bare name names every symbol
+ * called so. Overloads (one qualified name, several entries) count once.
+ */
+export function matchQuery(symbols: readonly FlatSymbol[], query: string): QueryMatch {
+  const wanted = query.split(".");
+  const name = wanted[wanted.length - 1];
+  const parents = wanted.slice(0, -1).join(".");
+  const named = symbols.filter((s) => s.name === name || bareName(s.name) === name);
+  const inContainer = named.filter((s) =>
+    parents === "" || s.container === parents || (s.container ?? "").endsWith(`.${parents}`)
+  );
+  const exact = parents === "" ? [] : inContainer.filter((s) => s.container === parents);
+  const matches = distinct(exact.length ? exact : inContainer);
+  if (matches.length) return { matches, nearest: [] };
+  if (named.length) return { matches, nearest: distinct(named) };
+  const lower = name.toLowerCase();
+  const alike = symbols.filter((s) => bareName(s.name).toLowerCase().includes(lower));
+  return { matches, nearest: distinct(alike) };
+}
+
+function bareName(name: string): string {
+  return name.replace(/\(.*$/, "");
+}
+
+function distinct(symbols: FlatSymbol[]): FlatSymbol[] {
+  const seen = new Set<string>();
+  return symbols.filter((s) => {
+    const key = qualifiedName(s);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
