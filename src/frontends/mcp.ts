@@ -26,10 +26,19 @@ function integer(description: string) {
 }
 
 // Types only: the session validates each action's fields itself and answers INVALID_INPUT with a
-// message that says what to do; per-action rules are left to it. The object is loose so an
-// unknown or aliased field reaches the session, which names it, instead of being stripped.
+// message that says what to do; per-action rules are left to it. The object is loose so another
+// agent's spelling of a field (`operation`, `filePath`, `character`, …) reaches the session, which
+// normalises it as it does a JSON line and then refuses any field it does not know by name. For
+// the same reason `action` is not required (`operation` may stand for it) and takes any name.
 const INPUT_SCHEMA = z.looseObject({
-  action: z.enum(ACTION_NAMES).describe("What to do; the tool description lists each action."),
+  action: z.union([
+    z.enum(ACTION_NAMES),
+    z.string().describe("Another agent's name for an action (goToDefinition, findReferences, …)."),
+  ]).describe(
+    "What to do; the tool description lists each action. Other agents' names and fields are " +
+      "accepted too (operation, goToDefinition, findReferences, documentSymbol, filePath, " +
+      "character, …).",
+  ),
   file: z.string().describe(
     "Path relative to the workspace root (or absolute inside it). diagnostics also takes a " +
       'glob or "*" (whole workspace); symbols takes "*" with query for a workspace search.',
@@ -53,6 +62,10 @@ const INPUT_SCHEMA = z.looseObject({
   apply: z.boolean().describe(
     "rename, rename_file, format, code_actions: write the edits instead of previewing them.",
   ),
+  edit_hash: z.string().describe(
+    "With apply: the preview's details.edit_hash. The edit is written only if it is still " +
+      "exactly what was previewed; otherwise EDIT_CONFLICT and nothing is written.",
+  ),
   include_declaration: z.boolean().describe(
     "references: include the declaration itself (default true).",
   ),
@@ -65,7 +78,52 @@ const INPUT_SCHEMA = z.looseObject({
     .describe("request: the LSP params, as an object (or a JSON string)."),
   end_line: integer("code_actions: 1-based last line of the range."),
   end_column: integer("code_actions: 1-based end column of the range, in code points."),
-}).partial().required({ action: true });
+}).partial();
+
+/**
+ * The answer's `details`, returned as `structuredContent`. Permissive: which fields appear depends
+ * on the action, and any other field may appear too; the ones programs read are described.
+ */
+const OUTPUT_SCHEMA = z.looseObject({
+  locations: z.array(z.unknown()).describe(
+    "definition, declaration, type_definition, implementation, references: " +
+      "[{file, line, column, endLine, endColumn}], 1-based, columns in code points; file " +
+      "workspace-relative inside the root, absolute outside.",
+  ),
+  symbols: z.array(z.unknown()).describe(
+    "symbols: [{name, kind, file, line, column, endLine, container?}], kind as a word.",
+  ),
+  calls: z.array(z.unknown()).describe(
+    "call_hierarchy, incoming_calls, outgoing_calls: [{name, kind, file, line, column, " +
+      "callSites[]}].",
+  ),
+  text: z.string().describe("hover: the markdown the server gave."),
+  range: z.unknown().describe("hover: {line, column, endLine, endColumn} of the hovered symbol."),
+  files: z.union([z.array(z.unknown()), z.number()]).describe(
+    "diagnostics: [{file, status (ok|timeout|unsupported|error), diagnostics[{line, column, " +
+      "endLine, endColumn, severity, message, source?, code?}]}]. Edits: the number of files.",
+  ),
+  changes: z.array(z.unknown()).describe(
+    "rename, rename_file, code_actions, format: [{file, edits[]}], each edit a range and its " +
+      "new text.",
+  ),
+  edits: z.number().describe("Edits: the number of text edits."),
+  applied: z.boolean().describe("Edits: whether they were written (false for a preview)."),
+  edit_hash: z.string().describe(
+    "Edit previews: pass it back as edit_hash with apply: true to write exactly this edit.",
+  ),
+  total: z.number().describe("How many results there were before any cut."),
+  truncated: z.boolean().describe("Whether the list or text was cut to its bound."),
+  partial: z.boolean().describe(
+    "Whether the server was still loading the project: the answer may be incomplete.",
+  ),
+  supported: z.boolean().describe("false when the server does not support what was asked."),
+  syntaxOnly: z.boolean().describe("true when the answer came from lspgate's parser alone."),
+  sandboxed: z.boolean().describe("Whether the language servers behind the answer are confined."),
+}).partial().describe(
+  "The answer's details: stable fields for programs, 1-based positions with columns in code " +
+    "points. Which fields appear depends on the action.",
+);
 
 /** The tool's annotations for this session: read-only unless it may apply edits. */
 export function toolAnnotations(session: Session): ToolAnnotations {
@@ -93,14 +151,35 @@ export function toolDescription(session: Session): string {
     "Positions: `line` (1-based) plus `column` (1-based, in Unicode code points) or `symbol` " +
     '(text on that line; "name#2" for its second occurrence), or `query` (a symbol name).',
     writes,
+    "Edits are previews first: to write one, call again with apply: true and the preview's " +
+    "details.edit_hash as edit_hash (rename, rename_file, code_actions, format). If the files " +
+    "changed since the preview, the apply answers EDIT_CONFLICT and writes nothing: preview " +
+    "again.",
+    "Other agents' field and action names are accepted too (operation, filePath, character, " +
+    "goToDefinition, findReferences, documentSymbol, …).",
     "Actions:",
     actions,
   ].join("\n\n");
 }
 
-/** A Response as an MCP tool result: an error Response is `isError` with `CODE: message`. */
+/**
+ * A Response as an MCP tool result: the text as content and `details` as structuredContent; an
+ * error Response is `isError` with the text `CODE: message`.
+ */
 export function toToolResult(response: Response): CallToolResult {
-  if (response.ok) return { content: response.content };
+  if (response.ok) {
+    const checked = OUTPUT_SCHEMA.safeParse(response.details);
+    if (!checked.success) {
+      // A bug of ours; the SDK would turn the whole answer into an error, so the text stands alone.
+      console.error(
+        `lspgate: details do not match the MCP output schema: ${checked.error.message}`,
+      );
+    }
+    return {
+      content: response.content,
+      structuredContent: checked.success ? response.details : {},
+    };
+  }
   return {
     content: [{ type: "text", text: `${response.error.code}: ${response.error.message}` }],
     isError: true,
@@ -125,6 +204,7 @@ export function createMcpServer(session: Session): McpServer {
     title: "Language server",
     description: toolDescription(session),
     inputSchema: INPUT_SCHEMA,
+    outputSchema: OUTPUT_SCHEMA,
     annotations: toolAnnotations(session),
   }, async (args, extra) => {
     const id = `mcp-${++next}`;

@@ -25,11 +25,15 @@ async function connect(session: Session): Promise<Client & AsyncDisposable> {
   });
 }
 
-/** The text of a tool result, and whether it is an error. */
+/** The text of a tool result, whether it is an error, and its structured content. */
 async function call(client: Client, args: Record<string, unknown>) {
   const result = await client.callTool({ name: TOOL_NAME, arguments: args });
   const content = result.content as { type: string; text: string }[];
-  return { isError: result.isError === true, text: content.map((c) => c.text).join("\n") };
+  return {
+    isError: result.isError === true,
+    text: content.map((c) => c.text).join("\n"),
+    structured: result.structuredContent as Record<string, unknown> | undefined,
+  };
 }
 
 Deno.test("mcp: tools/list shows one lsp tool with every action, the fields and read-only hints for a subagent", async () => {
@@ -41,8 +45,15 @@ Deno.test("mcp: tools/list shows one lsp tool with every action, the fields and 
     assert.deepEqual(tools.map((t) => t.name), ["lsp"]);
     const [tool] = tools;
     const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>>;
-    assert.deepEqual(properties.action.enum, [...ACTIONS.keys()]);
-    assert.deepEqual(tool.inputSchema.required, ["action"]);
+    // The canonical names, and any other name: another agent's spelling is the session's to judge.
+    const [canonical, other] = properties.action.anyOf as Record<string, unknown>[];
+    assert.deepEqual(canonical.enum, [...ACTIONS.keys()]);
+    assert.deepEqual(other, {
+      type: "string",
+      description: "Another agent's name for an action (goToDefinition, findReferences, …).",
+    });
+    // `operation` may stand for `action`, so nothing is required by the schema.
+    assert.equal(tool.inputSchema.required, undefined);
     for (
       const field of [
         "file",
@@ -53,6 +64,7 @@ Deno.test("mcp: tools/list shows one lsp tool with every action, the fields and 
         "query",
         "new_name",
         "apply",
+        "edit_hash",
         "include_declaration",
         "severity",
         "timeout",
@@ -79,6 +91,24 @@ Deno.test("mcp: tools/list shows one lsp tool with every action, the fields and 
       );
     }
     assert.match(tool.description ?? "", /read-only \(role subagent\)/);
+    assert.ok(
+      tool.description?.includes(
+        "call again with apply: true and the preview's details.edit_hash as edit_hash",
+      ),
+      tool.description,
+    );
+    assert.match(tool.description ?? "", /EDIT_CONFLICT and writes nothing/);
+    assert.match(tool.description ?? "", /operation, filePath, character/);
+    // details come back as structuredContent, described by a permissive output schema.
+    const output = tool.outputSchema as Record<string, unknown>;
+    assert.equal(output.type, "object");
+    assert.equal(output.required, undefined);
+    assert.deepEqual(output.additionalProperties, {});
+    const described = output.properties as Record<string, Record<string, unknown>>;
+    for (const field of ["locations", "symbols", "files", "changes", "edit_hash", "sandboxed"]) {
+      assert.match(String(described[field]?.description), /\w/, `${field} is not described`);
+    }
+    assert.equal(described.edit_hash.type, "string");
   } finally {
     await session.close();
   }
@@ -190,6 +220,125 @@ Deno.test("mcp: calls reach the session against the real deno lsp", async (t) =>
       }
     });
 
+    await t.step(
+      "details come back as structuredContent, equal to the JSON-lines details",
+      async () => {
+        const request = { action: "definition", file: "src/main.ts", line: 2, symbol: "greet" };
+        const result = await call(client, request);
+        const direct = await session.handle({ id: "direct", ...request });
+        assert.ok(direct.ok);
+        assert.deepEqual(result.structured, direct.details);
+        const target = await ws.find("src/greet.ts", "greet(");
+        assert.deepEqual((result.structured?.locations as unknown[])[0], {
+          file: "src/greet.ts",
+          line: target.line,
+          column: target.column,
+          endLine: target.line,
+          endColumn: target.column + "greet".length,
+        });
+      },
+    );
+
+    await t.step("another agent's request shape answers as the canonical one", async () => {
+      const canonical = await call(client, {
+        action: "definition",
+        file: "src/main.ts",
+        line: 2,
+        column: 13,
+      });
+      const aliased = await call(client, {
+        operation: "goToDefinition",
+        filePath: "src/main.ts",
+        line: 2,
+        character: 13,
+      });
+      assert.equal(aliased.isError, false, aliased.text);
+      assert.equal(aliased.text, canonical.text);
+      assert.deepEqual(aliased.structured, canonical.structured);
+
+      const references = await call(client, {
+        operation: "findReferences",
+        file_path: "src/greet.ts",
+        line: 2,
+        character: 17,
+        includeDeclaration: false,
+      });
+      assert.equal(references.isError, false, references.text);
+      assert.deepEqual(
+        (references.structured?.locations as { file: string; line: number }[])
+          .map((l) => `${l.file}:${l.line}`),
+        ["src/main.ts:1", "src/main.ts:2"],
+      );
+
+      // A peer sends its position with every operation; the outline takes none.
+      const outline = await call(client, {
+        operation: "documentSymbol",
+        filePath: "src/greet.ts",
+        line: 1,
+        character: 1,
+      });
+      assert.equal(outline.isError, false, outline.text);
+      assert.deepEqual(
+        (outline.structured?.symbols as { name: string; kind: string }[])
+          .map((s) => `${s.kind} ${s.name}`),
+        ["function greet"],
+      );
+    });
+
+    await t.step("after normalisation, an unknown field is still an error result", async () => {
+      const result = await call(client, {
+        operation: "hover",
+        filePath: "src/main.ts",
+        line: 2,
+        character: 13,
+        colour: "blue",
+      });
+      assert.equal(result.isError, true);
+      assert.equal(result.structured, undefined);
+      assert.match(result.text, /^INVALID_INPUT: hover: unknown field colour$/);
+      const both = await call(client, {
+        action: "hover",
+        file: "src/main.ts",
+        filePath: "src/greet.ts",
+        line: 2,
+        column: 13,
+      });
+      assert.equal(both.isError, true);
+      assert.match(both.text, /^INVALID_INPUT: .*filePath/);
+      const none = await call(client, { filePath: "src/main.ts" });
+      assert.equal(none.isError, true);
+      assert.match(none.text, /^INVALID_INPUT: the request has no action/);
+      const unknown = await call(client, { operation: "teleport", filePath: "src/main.ts" });
+      assert.equal(unknown.isError, true);
+      assert.match(unknown.text, /^UNKNOWN_ACTION: unknown action `teleport`/);
+    });
+
+    await t.step("every kind of answer passes the output schema", async () => {
+      const requests: Record<string, unknown>[] = [
+        { action: "hover", file: "src/main.ts", line: 2, symbol: "greet" },
+        { action: "signature", file: "src/main.ts", line: 2, symbol: "world" },
+        { action: "symbols", file: "src/greet.ts" },
+        { action: "symbols", file: "*", query: "greet" },
+        { action: "diagnostics", file: "src/main.ts" },
+        { action: "diagnostics", files: ["src/main.ts", "src/greet.ts"] },
+        { action: "references", file: "src/greet.ts", query: "greet" },
+        { action: "call_hierarchy", file: "src/greet.ts", query: "greet" },
+        { action: "incoming_calls", file: "src/greet.ts", query: "greet" },
+        { action: "rename", file: "src/greet.ts", query: "greet", new_name: "welcome" },
+        { action: "rename_file", file: "src/greet.ts", new_name: "src/welcome.ts" },
+        { action: "format", file: "src/main.ts" },
+        { action: "code_actions", file: "src/main.ts", line: 2 },
+        { action: "status" },
+        { action: "servers" },
+        { action: "capabilities", file: "src/main.ts" },
+      ];
+      for (const request of requests) {
+        const result = await call(client, request);
+        assert.equal(result.isError, false, `${JSON.stringify(request)}: ${result.text}`);
+        assert.equal(typeof result.structured?.sandboxed, "boolean", JSON.stringify(request));
+      }
+    });
+
     await t.step("a field the schema lacks reaches the session, which names it", async () => {
       const result = await call(client, {
         action: "hover",
@@ -204,6 +353,30 @@ Deno.test("mcp: calls reach the session against the real deno lsp", async (t) =>
   } finally {
     await session.close();
   }
+});
+
+Deno.test("mcp: details that break the output schema leave the text standing, not an error", async () => {
+  const errors: string[] = [];
+  const logged = console.error;
+  console.error = (text: string) => errors.push(text);
+  const session = {
+    facts: { role: "main", allowMutations: false, version: "0" },
+    handle: (request: Record<string, unknown>) =>
+      Promise.resolve({
+        id: request.id,
+        ok: true,
+        content: [{ type: "text", text: "3 results" }],
+        details: { total: "three" },
+      }),
+  } as unknown as Session;
+  try {
+    await using client = await connect(session);
+    const result = await call(client, { action: "status" });
+    assert.deepEqual(result, { isError: false, text: "3 results", structured: {} });
+  } finally {
+    console.error = logged;
+  }
+  assert.match(errors.join("\n"), /^lspgate: details do not match the MCP output schema: /);
 });
 
 Deno.test("mcp: `lspgate mcp` over stdio serves the SDK client and exits 0 when it leaves", async () => {
