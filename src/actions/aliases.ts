@@ -64,6 +64,7 @@ const FIELD_ALIASES: Record<string, string> = {
   col: "column",
   newName: "new_name",
   includeDeclaration: "include_declaration",
+  editHash: "edit_hash",
   method: "query",
   params: "payload",
   endLine: "end_line",

@@ -40,3 +40,11 @@ Deno.test("normalizeRequest() keeps a field given under two names so validation 
   assert.equal(out.file, "a.ts");
   assert.equal(out.filePath, "b.ts");
 });
+
+Deno.test("normalizeRequest() takes editHash for edit_hash", () => {
+  const hash = "a".repeat(64);
+  assert.deepEqual(
+    normalizeRequest({ action: "rename", newName: "x", apply: true, editHash: hash }),
+    { action: "rename", new_name: "x", apply: true, edit_hash: hash },
+  );
+});

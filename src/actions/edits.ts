@@ -1,13 +1,13 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { LspGateError } from "../errors.ts";
-import { boundText } from "../format/bound.ts";
 import { toServerPosition } from "../lsp/positions.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
 import { waitForProject } from "./readiness.ts";
 import {
   columnField,
+  editHashField,
   fileField,
   hasPosition,
   lineField,
@@ -15,11 +15,17 @@ import {
   positionFields,
   timeoutField,
 } from "./schema.ts";
-import { type ActionDef, defineAction } from "./types.ts";
-import { applyPlan, planEdit, renderPlan } from "./workspace_edit.ts";
+import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { applyPreviewed, editHash, planEdit, renderPlan } from "./workspace_edit.ts";
 import { pathExists } from "../fs.ts";
 
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
+
+/** `edit_hash` only means something with `apply: true`. */
+const hashNeedsApply = [
+  (v: { apply?: boolean; edit_hash?: string }) => v.edit_hash === undefined || v.apply === true,
+  "edit_hash goes with apply: true (it makes the apply write exactly the previewed edit)",
+] as const;
 
 /** rename: a safe cross-file rename; preview unless `apply: true`. */
 const renameAction = defineAction({
@@ -29,13 +35,15 @@ const renameAction = defineAction({
     ...positionFields,
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
-  }).refine(hasPosition, NEED_POSITION),
+    edit_hash: editHashField,
+  }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
       const method = "textDocument/rename";
       if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
-      const position = await resolvePosition(context, doc, input);
+      // A query naming several symbols may be previewed (the first, with a note), never applied.
+      const position = await resolvePosition(context, doc, input, { unique: input.apply });
       await waitForProject(context, doc.client);
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
@@ -49,9 +57,11 @@ const renameAction = defineAction({
         };
       }
       const plan = await planEdit(context, edit, doc.encoding);
-      if (input.apply) await applyPlan(context, plan);
+      const hash = await editHash(context, plan);
+      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
       const subject = position.word ? `\`${position.word}\`` : position.label;
-      return renderPlan(context, `Rename ${subject} to \`${input.new_name}\``, plan, !!input.apply);
+      const heading = `Rename ${subject} to \`${input.new_name}\``;
+      return renderPlan(context, heading, plan, !!input.apply, hash);
     }),
 });
 
@@ -63,8 +73,9 @@ const renameFileAction = defineAction({
     file: fileField,
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
+    edit_hash: editHashField,
     timeout: timeoutField,
-  }),
+  }).refine(...hashNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -93,8 +104,9 @@ const renameFileAction = defineAction({
       }
       const plan = await planEdit(context, edit, doc.encoding);
       plan.operations.push({ kind: "rename", path: doc.path, target });
+      const hash = await editHash(context, plan);
       if (input.apply) {
-        await applyPlan(context, plan);
+        await applyPreviewed(context, plan, hash, input.edit_hash);
         await doc.client.closeDocument(doc.uri);
         await doc.client.notify("workspace/didRenameFiles", {
           files: [{ oldUri: doc.uri, newUri }],
@@ -105,6 +117,7 @@ const renameFileAction = defineAction({
         `Move ${doc.rel} to ${context.workspace.relative(target)}`,
         plan,
         !!input.apply,
+        hash,
       );
     }),
 });
@@ -113,7 +126,12 @@ const renameFileAction = defineAction({
 const formatAction = defineAction({
   name: "format",
   summary: "Format a file with its language server; preview unless apply.",
-  schema: z.strictObject({ file: fileField, apply: z.boolean().optional(), timeout: timeoutField }),
+  schema: z.strictObject({
+    file: fileField,
+    apply: z.boolean().optional(),
+    edit_hash: editHashField,
+    timeout: timeoutField,
+  }).refine(...hashNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -129,8 +147,9 @@ const formatAction = defineAction({
         },
       });
       const plan = await planEdit(context, { changes: { [doc.uri]: edits ?? [] } }, doc.encoding);
-      if (input.apply) await applyPlan(context, plan);
-      return renderPlan(context, `Format ${doc.rel}`, plan, !!input.apply);
+      const hash = await editHash(context, plan);
+      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
+      return renderPlan(context, `Format ${doc.rel}`, plan, !!input.apply, hash);
     }),
 });
 
@@ -138,13 +157,18 @@ const formatAction = defineAction({
 const codeActionsAction = defineAction({
   name: "code_actions",
   summary:
-    "Quick fixes and refactors at a position or range; apply: true + query (title) applies one.",
+    "Quick fixes and refactors at a line or range; query (title) previews one, apply: true writes it.",
   schema: z.strictObject({
     ...positionFields,
     end_line: lineField.optional(),
     end_column: columnField.optional(),
     apply: z.boolean().optional(),
-  }).refine((v) => v.line !== undefined || v.query !== undefined, NEED_POSITION),
+    edit_hash: editHashField,
+  }).refine(
+    (v) => v.line !== undefined,
+    "code_actions needs line (+ column or symbol, + end_line for a range); query is the title " +
+      "of an action to preview or apply",
+  ).refine(...hashNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -182,33 +206,24 @@ const codeActionsAction = defineAction({
         kind: "kind" in a ? a.kind : undefined,
         preferred: "isPreferred" in a ? a.isPreferred === true : false,
       }));
-      if (!input.apply) {
+      if (!input.query) {
+        if (input.apply) {
+          throw new LspGateError(
+            "INVALID_INPUT",
+            "apply needs query: the title of the action to apply.",
+          );
+        }
         return {
           text: list.length
             ? `Code actions at ${start.label}:\n` +
               list.map((a) => `${a.index}. ${a.title}${a.kind ? ` [${a.kind}]` : ""}`).join("\n") +
-              "\nApply one with apply: true and query: its title."
+              "\nPreview one with query: its title (the preview gives its edit_hash), then apply " +
+              "it with apply: true, the same query and that edit_hash."
             : `No code actions at ${start.label}.`,
           details: { actions: list },
         };
       }
-      if (!input.query) {
-        throw new LspGateError(
-          "INVALID_INPUT",
-          "apply needs query: the title of the action to apply.",
-        );
-      }
-      const wanted = input.query.toLowerCase();
-      const chosen = actions.find((a) => a.title.toLowerCase() === wanted) ??
-        actions.find((a) => a.title.toLowerCase().includes(wanted));
-      if (!chosen) {
-        throw new LspGateError(
-          "INVALID_INPUT",
-          `No code action titled \`${input.query}\`. Available: ${
-            list.map((a) => a.title).join("; ") || "none"
-          }.`,
-        );
-      }
+      const chosen = pickAction(context, actions, input.query, !!input.apply);
       let action = chosen as proto.CodeAction;
       if (!("edit" in action) && "data" in action && doc.client.supports("codeAction/resolve")) {
         action = await ask<proto.CodeAction>(context, doc.client, "codeAction/resolve", action);
@@ -221,11 +236,57 @@ const codeActionsAction = defineAction({
         );
       }
       const plan = await planEdit(context, action.edit, doc.encoding);
-      await applyPlan(context, plan);
-      const rendered = renderPlan(context, `Applied \`${chosen.title}\``, plan, true);
-      return { text: boundText(rendered.text).text, details: rendered.details };
+      const hash = await editHash(context, plan);
+      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
+      const heading = input.apply ? `Applied \`${chosen.title}\`` : `\`${chosen.title}\``;
+      const rendered = renderPlan(context, heading, plan, !!input.apply, hash);
+      return { text: rendered.text, details: { ...rendered.details, action: chosen.title } };
     }),
 });
+
+/**
+ * The code action `query` names: the one whose title it is (case aside), else the one whose title
+ * contains it. Several: an apply is AMBIGUOUS_SYMBOL (a guess could write the wrong fix); a preview
+ * shows the first with a note naming the others.
+ */
+function pickAction(
+  context: ActionContext,
+  actions: (proto.CodeAction | proto.Command)[],
+  query: string,
+  apply: boolean,
+): proto.CodeAction | proto.Command {
+  const wanted = query.toLowerCase();
+  const exact = actions.filter((a) => a.title.toLowerCase() === wanted);
+  const matches = exact.length
+    ? exact
+    : actions.filter((a) => a.title.toLowerCase().includes(wanted));
+  if (matches.length === 0) {
+    throw new LspGateError(
+      "INVALID_INPUT",
+      `No code action titled \`${query}\`. Available: ${
+        actions.map((a) => a.title).join("; ") || "none"
+      }.`,
+    );
+  }
+  if (matches.length > 1) {
+    const titles = matches.map((a) => a.title);
+    const listed = titles.map((t) => `\`${t}\``).join("; ");
+    if (apply) {
+      throw new LspGateError(
+        "AMBIGUOUS_SYMBOL",
+        `\`${query}\` matches ${matches.length} code actions: ${listed}. Nothing was written; ` +
+          "give the whole title of one.",
+        { query, candidates: titles },
+      );
+    }
+    context.notes?.push({
+      text: `Note: \`${query}\` matches ${matches.length} code actions: ${listed}. This preview ` +
+        "is of the first; give the whole title of another.",
+      details: { ambiguous: true, candidates: titles },
+    });
+  }
+  return matches[0];
+}
 
 /** rename, rename_file, format, code_actions: read-only previews, writes with apply. */
 export const editActions: ActionDef[] = [

@@ -12,6 +12,12 @@ export const columnField = z.number().int().min(
   "column is 1-based, counted in code points: the first character is column 1",
 );
 
+/** A preview's `details.edit_hash`: an apply carrying it writes exactly that edit or nothing. */
+export const editHashField = z.string().regex(
+  /^[0-9a-f]{64}$/,
+  "edit_hash is a preview's details.edit_hash (64 hex digits)",
+).optional();
+
 /** Per-call timeout in milliseconds. */
 export const timeoutField = z.number().int().min(1).max(600_000).optional();
 

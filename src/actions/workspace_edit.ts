@@ -167,18 +167,76 @@ export async function applyPlan(context: ActionContext, plan: EditPlan): Promise
   ]);
 }
 
-/** Text and details for an edit answer (preview or applied). */
+/**
+ * A stable SHA-256 (hex) of what `plan` would do: for each file touched, its path, the SHA-256 of
+ * what it holds now and its edits (ranges in the agent's code points, new texts); for each file
+ * operation, its kind, both paths and the SHA-256 of the file it moves or deletes. The same edit
+ * of the same files always hashes the same; any change to either changes it.
+ */
+export async function editHash(context: ActionContext, plan: EditPlan): Promise<string> {
+  const views = viewPlan(context, plan);
+  const files = await Promise.all(plan.files.map(async (file, i) => ({
+    file: views[i].file,
+    sha256: await sha256(file.before),
+    edits: views[i].edits.map((e) => [e.line, e.column, e.endLine, e.endColumn, e.newText]),
+  })));
+  files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const operations = await Promise.all(plan.operations.map(async (op) => ({
+    kind: op.kind,
+    file: context.workspace.relative(op.path),
+    newFile: op.target ? context.workspace.relative(op.target) : null,
+    sha256: op.kind === "create" ? null : await contentHash(context, op.path),
+  })));
+  return await sha256(JSON.stringify({ version: 1, files, operations }));
+}
+
+/**
+ * Applies `plan` if it is the edit the caller previewed: `expected` (the preview's `edit_hash`)
+ * absent, or equal to `hash`. Otherwise EDIT_CONFLICT and nothing is written.
+ */
+export async function applyPreviewed(
+  context: ActionContext,
+  plan: EditPlan,
+  hash: string,
+  expected: string | undefined,
+): Promise<void> {
+  if (expected !== undefined && expected !== hash) {
+    throw new LspGateError(
+      "EDIT_CONFLICT",
+      "The edit is not the one previewed (its edit_hash differs): a file it touches changed on " +
+        "disk, or the server now answers differently. Nothing was written; preview again and " +
+        "apply with the new edit_hash.",
+      { edit_hash: expected },
+    );
+  }
+  await applyPlan(context, plan);
+}
+
+async function contentHash(context: ActionContext, path: WorkspacePath): Promise<string | null> {
+  const real = await context.workspace.resolve(path);
+  // A folder (a server may move or delete one) is hashed by name only.
+  if ((await Deno.stat(real)).isDirectory) return null;
+  return await sha256(await context.workspace.readText(real));
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Text and details for an edit answer (preview or applied); `hash` is its editHash(). */
 export function renderPlan(
   context: ActionContext,
   heading: string,
   plan: EditPlan,
   applied: boolean,
+  hash: string,
 ): { text: string; details: Record<string, unknown> } {
   const changes = viewPlan(context, plan);
   const editCount = changes.reduce((n, c) => n + c.edits.length, 0);
   const lines = [
     `${heading}: ${plural(editCount, "edit")} in ${plural(changes.length, "file")}` +
-    (applied ? " (applied)." : " (preview; nothing written — send apply: true to write it)."),
+    (applied ? " (applied)." : " (preview; nothing written)."),
   ];
   for (const change of changes) {
     if (change.operation) {
@@ -194,9 +252,13 @@ export function renderPlan(
       );
     }
   }
+  // Said last, past any cut: the one thing an agent needs to write exactly this edit.
+  const footer = applied
+    ? `edit_hash: ${hash}`
+    : `To write exactly this, send apply: true with edit_hash: "${hash}".`;
   return {
-    text: boundText(lines.join("\n")).text,
-    details: { changes, files: changes.length, edits: editCount, applied },
+    text: `${boundText(lines.join("\n")).text}\n${footer}`,
+    details: { changes, files: changes.length, edits: editCount, applied, edit_hash: hash },
   };
 }
 
