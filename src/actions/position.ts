@@ -178,7 +178,7 @@ async function positionOfQuery(
     column: agent.column,
     server: found.selection.start,
     label: `\`${query}\` (${doc.rel}:${agent.line}:${agent.column})`,
-    word: found.name.replace(/\(.*$/, ""),
+    word: found.name.split("::").pop()!.replace(/\(.*$/, ""),
   };
 }
 

@@ -78,17 +78,38 @@ export function matchQuery(symbols: readonly FlatSymbol[], query: string): Query
   const wanted = query.split(".");
   const name = wanted[wanted.length - 1];
   const parents = wanted.slice(0, -1).join(".");
-  const named = symbols.filter((s) => s.name === name || bareName(s.name) === name);
-  const inContainer = named.filter((s) =>
-    parents === "" || s.container === parents || (s.container ?? "").endsWith(`.${parents}`)
-  );
-  const exact = parents === "" ? [] : inContainer.filter((s) => s.container === parents);
+  const paths = new Map(symbols.map((s) => [s, pathOf(s)]));
+  const named = symbols.filter((s) => s.name === name || paths.get(s)!.name === name);
+  const inContainer = named.filter((s) => {
+    const container = paths.get(s)!.container;
+    return parents === "" || container === parents || container.endsWith(`.${parents}`);
+  });
+  const exact = parents === ""
+    ? []
+    : inContainer.filter((s) => paths.get(s)!.container === parents);
   const matches = distinct(exact.length ? exact : inContainer);
   if (matches.length) return { matches, nearest: [] };
   if (named.length) return { matches, nearest: distinct(named) };
   const lower = name.toLowerCase();
-  const alike = symbols.filter((s) => bareName(s.name).toLowerCase().includes(lower));
+  const alike = symbols.filter((s) => paths.get(s)!.name.toLowerCase().includes(lower));
   return { matches, nearest: distinct(alike) };
+}
+
+/**
+ * A symbol's container and name as a query spells them: `g(int)` is `g`; rust-analyzer's
+ * `impl Dog` and `impl Speak for Dog<T>` containers are `Dog`; clangd's `Shape::area` is `area`
+ * in `Shape`.
+ */
+function pathOf(symbol: FlatSymbol): { container: string; name: string } {
+  const segments = (symbol.container ?? "").split(".").filter(Boolean).map(typeName);
+  const scoped = symbol.name.split("::");
+  segments.push(...scoped.slice(0, -1).map(typeName));
+  return { container: segments.join("."), name: bareName(scoped[scoped.length - 1]) };
+}
+
+function typeName(segment: string): string {
+  const impl = segment.trim().match(/^impl(?:<.*?>)?\s+(?:.*\sfor\s+)?(.+)$/);
+  return (impl ? impl[1] : segment).replace(/<.*>$/, "").trim();
 }
 
 function bareName(name: string): string {

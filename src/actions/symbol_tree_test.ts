@@ -51,3 +51,21 @@ Deno.test("matchQuery() counts entries of one qualified name once; `g(int)` and 
     "C.g(string)",
   ]);
 });
+
+Deno.test("matchQuery() reads rust-analyzer's impl containers and clangd's Class::member names", () => {
+  const rust = symbols(
+    "Dog",
+    "impl Dog.new",
+    "impl Speak for Dog.speak",
+    "impl<T> Speak for Cage<T>.speak",
+  );
+  assert.deepEqual(matchQuery(rust, "Dog.new").matches.map(qualifiedName), ["impl Dog.new"]);
+  assert.deepEqual(matchQuery(rust, "Dog.speak").matches.map(qualifiedName), [
+    "impl Speak for Dog.speak",
+  ]);
+  assert.deepEqual(matchQuery(rust, "speak").matches.length, 2);
+  assert.deepEqual(matchQuery(rust, "Cat.speak").matches, []);
+  const cpp = [...symbols("Shape"), ...symbols("Shape::area", "Circle::area")];
+  assert.deepEqual(matchQuery(cpp, "Circle.area").matches.map((s) => s.name), ["Circle::area"]);
+  assert.deepEqual(matchQuery(cpp, "area").matches.length, 2);
+});
