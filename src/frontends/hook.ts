@@ -7,32 +7,52 @@ import type { Session } from "../session.ts";
 export interface HookOptions {
   /** Where the hook payload is read from when no file is given (default: stdin). */
   stdin?: ReadableStream<Uint8Array>;
+  /** How long the whole check may take before the hook gives up, exit 0 (default 50 s). */
+  deadlineMs?: number;
 }
 
-type Diagnostic = DiagnosticView;
-type FileResult = FileDiagnostics;
+/** What the hook prints and its exit code, before it is printed. */
+export interface HookReport {
+  code: 0 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+/** A file's diagnostics as the diagnostics action gives them, syntax-only ones included. */
+export type HookFileResult = FileDiagnostics & { syntaxOnly?: boolean; reason?: string };
 
 const MAX_FILES_PER_REQUEST = 64;
 const MAX_REPORT_LINES = 60;
+const MAX_MESSAGE_LINES = 4;
+const MAX_MESSAGE_CHARS = 400;
+const MAX_REPORT_CHARS = 20_000;
+const MAX_NOTE_CHARS = 1_000;
+const MAX_REASON_CHARS = 200;
+// Claude Code stops a hook after 60 s; a hook that answers first says why it gave up.
+const DEADLINE_MS = 50_000;
 
 /**
  * `lspgate hook [FILE...]`: the diagnostics of files an agent just edited, for post-edit hooks
- * (Claude Code `PostToolUse`, and the like).
+ * (Claude Code `PostToolUse`, and the like). It never fails the agent's edit: only errors found
+ * in the edited files exit non-zero.
  *
  * Input: file paths as arguments (relative to the workspace root, or absolute). With no
  * arguments, a hook's JSON payload on stdin, the edited file taken from `tool_input.file_path`,
  * `tool_input.filePath`, `tool_input.path`, `tool_response.filePath` or a top-level `file_path`
- * (a relative one against the payload's `cwd`). Files outside the workspace, missing files and
- * files no language server handles are skipped quietly; a payload naming no file (a Bash tool
- * call) is a clean run.
+ * (a relative one against the payload's `cwd`). Files outside the workspace and missing files
+ * are skipped quietly; a payload naming no file (a Bash tool call) is a clean run.
  *
  * Output and exit code:
- * - 0: no errors. Warnings, if any, are listed on stdout; a clean run prints nothing.
  * - 2: errors found. The report goes to stderr, which Claude Code feeds back to the model on
  *   exit 2: a count line, then `path:line:column severity [source code]: message`, errors first,
- *   then warnings, at most 60 lines.
- * - 1: lspgate's own failure (no payload, bad JSON, a server that would not start, diagnostics
- *   that timed out): the reason on stderr, which Claude Code shows the user, not the model.
+ *   then warnings, at most 60 lines (each message at most 4 lines, the whole at most 20,000
+ *   characters), then a `not checked:` line for any file that could not be checked.
+ * - 0: no errors. Warnings, if any, are listed on stdout (bounded the same way); a clean run
+ *   prints nothing.
+ * - 0 also for lspgate's own failures — no or bad payload, a file no server handles, a server
+ *   not installed, one that failed to start or crashed, diagnostics that timed out, the
+ *   deadline — with exactly one line on stderr: `lspgate hook: …`. A file checked for syntax
+ *   only (its server is missing) counts as not checked unless its syntax errors are found.
  *
  * The session is closed in every case. In Claude Code's settings, under
  * `hooks.PostToolUse`: `{"matcher": "Edit|MultiEdit|Write", "hooks": [{"type": "command",
@@ -43,40 +63,77 @@ export async function runHook(
   args: string[],
   options: HookOptions = {},
 ): Promise<number> {
+  const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => {
+    timer = setTimeout(() => resolve("expired"), deadlineMs);
+  });
   try {
-    let paths = args;
-    if (paths.length === 0) {
-      const stdin = options.stdin ?? Deno.stdin.readable;
-      if (!options.stdin && Deno.stdin.isTerminal()) {
-        return fail("give file paths, or a hook's JSON payload on stdin");
-      }
-      const payload = parsePayload(await new Response(stdin).text());
-      if (typeof payload === "string") return fail(payload);
-      paths = payload;
+    const outcome = await Promise.race([check(session, args, options), expired]);
+    if (outcome === "expired") {
+      return hookFailure(
+        `gave up after ${deadlineMs / 1000} s: the diagnostics were not ready in time`,
+      );
     }
-    const files = await filesToCheck(session, paths);
-    const results: FileResult[] = [];
-    for (let i = 0; i < files.length; i += MAX_FILES_PER_REQUEST) {
-      const response = await session.handle({
-        id: i,
-        action: "diagnostics",
-        files: files.slice(i, i + MAX_FILES_PER_REQUEST),
-        severity: "warning",
-      });
-      if (!response.ok) return fail(`${response.error.code}: ${response.error.message}`);
-      results.push(...(response.details.files ?? []) as FileResult[]);
-    }
-    return report(results);
+    if (typeof outcome === "string") return hookFailure(outcome);
+    if (outcome.stdout) console.log(outcome.stdout);
+    if (outcome.stderr) console.error(outcome.stderr);
+    return outcome.code;
   } catch (error) {
     const e = toLspGateError(error);
-    return fail(`${e.code}: ${e.message}`);
+    return hookFailure(`${e.code}: ${e.message}`);
   } finally {
+    clearTimeout(timer);
+    // Also cancels what is still in flight when the deadline passed.
     await session.close();
   }
 }
 
+/**
+ * Says one of lspgate's own failures as the hook does: one line on stderr, `lspgate hook: …`
+ * (newlines folded, at most 1,000 characters), and exit code 0.
+ */
+export function hookFailure(message: string): 0 {
+  console.error(`lspgate hook: ${oneLine(message, MAX_NOTE_CHARS)}`);
+  return 0;
+}
+
+/** The report of a checked set of edited files, or (a string) lspgate's own failure. */
+async function check(
+  session: Session,
+  args: string[],
+  options: HookOptions,
+): Promise<HookReport | string> {
+  let paths = args;
+  if (paths.length === 0) {
+    if (!options.stdin && Deno.stdin.isTerminal()) {
+      return "give file paths, or a hook's JSON payload on stdin";
+    }
+    const payload = parsePayload(await new Response(options.stdin ?? Deno.stdin.readable).text());
+    if (typeof payload === "string") return payload;
+    paths = payload;
+  }
+  const { files, unchecked } = await filesToCheck(session, paths);
+  const results: HookFileResult[] = [];
+  for (let i = 0; i < files.length; i += MAX_FILES_PER_REQUEST) {
+    const response = await session.handle({
+      id: `hook-${i}`,
+      action: "diagnostics",
+      files: files.slice(i, i + MAX_FILES_PER_REQUEST),
+      severity: "warning",
+    });
+    if (!response.ok) return `${response.error.code}: ${response.error.message}`;
+    results.push(...(response.details.files ?? []) as HookFileResult[]);
+  }
+  return hookReport(results, unchecked);
+}
+
 /** The edited files a hook payload names, or what is wrong with the payload. */
 export function parsePayload(text: string): string[] | string {
+  if (text.trim() === "") {
+    return "no hook payload on stdin; expected one such as " +
+      '{"tool_input": {"file_path": "/abs/path.ts"}}, or file paths as arguments';
+  }
   let payload: unknown;
   try {
     payload = JSON.parse(text);
@@ -98,59 +155,109 @@ export function parsePayload(text: string): string[] | string {
   return [...new Set(found.map((p) => cwd && !isAbsolute(p) ? resolve(cwd, p) : p))];
 }
 
-/** The paths that resolve to files inside the workspace, deduplicated; the rest are skipped. */
-async function filesToCheck(session: Session, paths: string[]): Promise<string[]> {
+/**
+ * The paths that resolve to files inside the workspace, deduplicated. Outside and missing files
+ * are skipped quietly (not the workspace's, or deleted by the edit); any other problem is a file
+ * not checked.
+ */
+async function filesToCheck(
+  session: Session,
+  paths: string[],
+): Promise<{ files: string[]; unchecked: string[] }> {
   const files = new Set<string>();
+  const unchecked: string[] = [];
   for (const path of paths) {
     try {
       files.add(await session.workspace.resolve(path));
     } catch (error) {
-      const code = toLspGateError(error).code;
-      if (code !== "OUTSIDE_WORKSPACE" && code !== "FILE_NOT_FOUND") throw error;
+      const e = toLspGateError(error);
+      if (e.code === "OUTSIDE_WORKSPACE" || e.code === "FILE_NOT_FOUND") continue;
+      unchecked.push(`${path} (${oneLine(`${e.code}: ${e.message}`, MAX_REASON_CHARS)})`);
     }
   }
-  return [...files];
+  return { files: [...files], unchecked };
 }
 
-function report(results: FileResult[]): number {
+/**
+ * What the hook says about diagnostics results (see runHook): exit 2 with the report on stderr
+ * when there are errors; else 0, warnings on stdout and at most one `lspgate hook:` line on
+ * stderr naming the files that could not be checked (and, from `unchecked`, why).
+ */
+export function hookReport(results: HookFileResult[], unchecked: string[] = []): HookReport {
   const errors: string[] = [];
   const warnings: string[] = [];
+  const notChecked = [...unchecked];
   for (const result of results) {
     for (const d of result.diagnostics) {
-      const code = d.code !== undefined ? ` [${[d.source, d.code].filter(Boolean).join(" ")}]` : "";
-      const message = d.message.trim().replace(/\n/g, "\n    ");
-      (d.severity === "error" ? errors : warnings).push(
-        `${result.file}:${d.line}:${d.column} ${d.severity}${code}: ${message}`,
-      );
+      (d.severity === "error" ? errors : warnings).push(diagnosticLine(result.file, d));
     }
+    const reason = result.status !== "ok"
+      ? `${result.status}: ${result.message ?? "no reason given"}`
+      : result.syntaxOnly
+      ? `syntax only: ${result.reason ?? "no language server could run"}`
+      : undefined;
+    // A file whose syntax errors were found was checked as far as it matters.
+    const found = result.diagnostics.some((d) => d.severity === "error");
+    if (reason && !found) notChecked.push(`${result.file} (${oneLine(reason, MAX_REASON_CHARS)})`);
   }
-  // Errors first, so a cut report still has every error it can.
-  const lines = [...errors, ...warnings];
-  const failures = results
-    .filter((r) => r.status === "timeout" || r.status === "error")
-    .map((r) => `${r.file}: no diagnostics (${r.status}): ${r.message ?? "unknown reason"}`);
-  const shown = lines.length > MAX_REPORT_LINES
-    ? [...lines.slice(0, MAX_REPORT_LINES), `… and ${lines.length - MAX_REPORT_LINES} more`]
-    : lines;
   const files = new Set(results.filter((r) => r.diagnostics.length).map((r) => r.file)).size;
   const head =
     `lspgate: ${count(errors.length, "error")}, ${count(warnings.length, "warning")} in ` +
     `${count(files, "edited file")}:`;
+  // Errors first, so a cut report still has every error it can.
+  const list = bounded([head, ...listed([...errors, ...warnings])]);
+  const skipped = notChecked.length
+    ? oneLine(notChecked.join("; "), MAX_NOTE_CHARS - 40)
+    : undefined;
   if (errors.length > 0) {
-    console.error([head, ...shown, ...failures].join("\n"));
-    return 2;
+    return { code: 2, stdout: "", stderr: skipped ? `${list}\nnot checked: ${skipped}` : list };
   }
-  if (warnings.length > 0) console.log([head, ...shown].join("\n"));
-  if (failures.length > 0) {
-    console.error(["lspgate hook: could not check every file:", ...failures].join("\n"));
-    return 1;
-  }
-  return 0;
+  return {
+    code: 0,
+    stdout: warnings.length > 0 ? list : "",
+    stderr: skipped
+      ? `lspgate hook: could not check ${count(notChecked.length, "file")}: ${skipped}`
+      : "",
+  };
 }
 
-function fail(message: string): number {
-  console.error(`lspgate hook: ${message}`);
-  return 1;
+function diagnosticLine(file: string, d: DiagnosticView): string {
+  const code = d.code !== undefined ? ` [${[d.source, d.code].filter(Boolean).join(" ")}]` : "";
+  let lines = d.message.trim().split("\n");
+  if (lines.length > MAX_MESSAGE_LINES) {
+    lines = [
+      ...lines.slice(0, MAX_MESSAGE_LINES),
+      `… (${lines.length - MAX_MESSAGE_LINES} more lines)`,
+    ];
+  }
+  let message = lines.join("\n    ");
+  if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
+  return `${file}:${d.line}:${d.column} ${d.severity}${code}: ${message}`;
+}
+
+function listed(lines: string[]): string[] {
+  if (lines.length <= MAX_REPORT_LINES) return lines;
+  return [...lines.slice(0, MAX_REPORT_LINES), `… and ${lines.length - MAX_REPORT_LINES} more`];
+}
+
+/** The lines joined, cut at a line boundary to MAX_REPORT_CHARS. */
+function bounded(lines: string[]): string {
+  let text = lines[0];
+  for (let i = 1; i < lines.length; i++) {
+    if (text.length + 1 + lines[i].length > MAX_REPORT_CHARS) {
+      return `${text}\n… and ${
+        lines.length - i
+      } more (report cut at ${MAX_REPORT_CHARS} characters)`;
+    }
+    text += `\n${lines[i]}`;
+  }
+  return text;
+}
+
+/** `text` on one line (whitespace runs folded to one space), cut to `max` characters. */
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function count(n: number, noun: string): string {
