@@ -16,6 +16,7 @@ export { ERROR_CODES, LspGateError } from "./src/errors.ts";
 export type { ErrorCode } from "./src/errors.ts";
 export { ACTIONS } from "./src/actions/table.ts";
 export { main } from "./src/frontends/main.ts";
+export { VERSION } from "./src/version.ts";
 
 import { main } from "./src/frontends/main.ts";
 import { inWorker, serveWorker } from "./src/worker_entry.ts";
