@@ -1,6 +1,7 @@
 import type { SessionFacts } from "../actions/types.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
 import type { Response } from "../session.ts";
+import { VERSION } from "../version.ts";
 import type { DaemonConnection } from "./client.ts";
 
 /** What a front end needs of a session: answer requests, say who it is, close. */
@@ -38,7 +39,7 @@ export class RemoteSession implements Gate {
       sandboxed: granted.sandboxed === true,
       trustedRoots: [],
       startedAt: Date.now(),
-      version: "0.1.0",
+      version: VERSION,
     };
     return new RemoteSession(workspace, facts, connection);
   }
