@@ -2,8 +2,10 @@
 // The one entry point of lspgate's Workers; the Worker's name says which it is. In a `deno bundle`
 // artifact the bundle itself is the entry (mod.ts calls serveWorker() when it finds itself in a
 // Worker), so one file is all that ships.
-import { serveClientWorker } from "./lsp/client_worker.ts";
-import { serveWatchWorker } from "./servers/watch_worker.ts";
+//
+// Rationale: each Worker loads only the modules of the service it runs. A watcher that loaded the
+// LSP client too (and with it vscode-languageserver-protocol and Deno's npm support) would carry
+// it in its own isolate for nothing.
 
 /** Name prefixes that tell a Worker what to serve. */
 export const WORKER_NAMES = { client: "lspgate client", watcher: "lspgate watcher" } as const;
@@ -14,10 +16,19 @@ export function inWorker(): boolean {
   return scope !== undefined && globalThis instanceof scope;
 }
 
-/** Starts the service this Worker was created for. */
-export function serveWorker(): void {
-  if (self.name.startsWith(WORKER_NAMES.watcher)) serveWatchWorker();
-  else serveClientWorker();
+/** Starts the service this Worker was created for, loading only that service's modules. */
+export async function serveWorker(): Promise<void> {
+  // Messages that arrive while the service's modules load are handed to it once it listens.
+  const early: MessageEvent[] = [];
+  self.onmessage = (event) => early.push(event);
+  if (self.name.startsWith(WORKER_NAMES.watcher)) {
+    const { serveWatchWorker } = await import("./servers/watch_worker.ts");
+    serveWatchWorker();
+  } else {
+    const { serveClientWorker } = await import("./lsp/client_worker.ts");
+    serveClientWorker();
+  }
+  for (const event of early) self.dispatchEvent(new MessageEvent("message", { data: event.data }));
 }
 
 /**
