@@ -49,6 +49,13 @@ export const configSchema = z.strictObject({
   startTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
   idleShutdownMs: z.number().int().min(0).default(0),
+  /** A daemon nobody used for this long stops (ms; 0 = never). */
+  daemonIdleMs: z.number().int().min(0).default(15 * 60_000),
+  /**
+   * How long a post-edit hook waits for diagnostics before it gives up quietly (ms). Default:
+   * 1,500 on a warm daemon, 50,000 in-process (--no-daemon), where every run starts cold.
+   */
+  hookDeadlineMs: z.number().int().min(100).max(600_000).optional(),
   // Confined by default: bubblewrap where it works, and said plainly where it does not.
   sandbox: z.enum(["none", "bwrap", "auto"]).default("auto"),
   readOnlyRoots: z.array(z.string()).default([]),

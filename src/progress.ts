@@ -10,7 +10,7 @@ export interface ProgressUpdate {
   message: string;
 }
 
-const POLL_MS = 100;
+const POLL_MS = 50;
 
 /** What the servers are busy with now (empty when every server is idle and ready). */
 export function progressNow(manager: ServerManager): ProgressUpdate {
@@ -46,6 +46,7 @@ export function watchProgress(
     report(update);
   };
   const timer = setInterval(sample, POLL_MS);
+  queueMicrotask(sample);
   until.finally(() => clearInterval(timer)).catch(() => {});
 }
 

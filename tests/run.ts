@@ -18,7 +18,9 @@ await ensureBubblewrap(path);
 await ensureNativeServers();
 const test = await new Deno.Command(Deno.execPath(), {
   args: ["test", "--allow-all", ...Deno.args],
-  env: { PATH: `${path}:${TOOLS_BIN}` },
+  // call and hook start a workspace daemon by default; tests of other things use none (each temp
+  // workspace would leave one running for its idle time). The daemon's own tests turn it on.
+  env: { PATH: `${path}:${TOOLS_BIN}`, LSPGATE_NO_DAEMON: "1" },
   stdout: "inherit",
   stderr: "inherit",
 }).output();

@@ -81,7 +81,7 @@ async function serve(flags: DaemonFlags): Promise<number> {
     const daemon = await runDaemon({
       socketPath,
       handler: sessionHandler(session, { writable }),
-      idleMs: (flags.config as { daemonIdleMs?: number }).daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
+      idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
     });
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       Deno.addSignalListener(signal, () => daemon.stop());

@@ -1,3 +1,4 @@
+import { takeProgressFlag, watchProgress } from "../progress.ts";
 import type { Session } from "../session.ts";
 import type { ConnectionHandler, DaemonHandler, Hello } from "./server.ts";
 
@@ -33,9 +34,12 @@ export function sessionHandler(session: Session, options: { writable: boolean })
             }
             : {}),
         },
-        async handle(raw: unknown) {
+        async handle(raw: unknown, progress: (line: unknown) => void) {
           served++;
-          return await view.handle(raw);
+          const { request, progress: wanted } = takeProgressFlag(raw);
+          const answer = view.handle(request);
+          if (wanted) watchProgress(session.manager, answer, progress);
+          return await answer;
         },
         close() {
           if (!open) return;

@@ -1,5 +1,6 @@
 import { ACTIONS } from "../actions/table.ts";
-import type { Response, Session } from "../session.ts";
+import type { Response } from "../session.ts";
+import { type Gate, handleWithProgress } from "./gate.ts";
 
 /** The usage line of `lspgate call`. */
 export const CALL_USAGE = "usage: lspgate call ACTION [key=value ...] [--json]  " +
@@ -34,7 +35,7 @@ const STRING_FIELDS = new Set([
  * returns 2. The session is closed in every case.
  */
 export async function runCall(
-  session: Session,
+  session: Gate,
   args: string[],
   options: CallOptions = {},
 ): Promise<number> {
@@ -45,7 +46,18 @@ export async function runCall(
       console.error(`lspgate call: ${parsed}\n${CALL_USAGE}`);
       return 2;
     }
-    const response = await session.handle({ id: 1, ...parsed });
+    // On a terminal, what the servers are doing while the answer is awaited (on stderr).
+    const terminal = Deno.stderr.isTerminal();
+    const encoder = new TextEncoder();
+    const response = await handleWithProgress(
+      session,
+      { id: 1, ...parsed, ...(terminal ? { progress: true } : {}) },
+      (update) => {
+        const line = update.message ? `lspgate: ${update.message}` : "";
+        Deno.stderr.writeSync(encoder.encode(`\r\x1b[K${line.slice(0, 200)}`));
+      },
+    );
+    if (terminal) Deno.stderr.writeSync(encoder.encode("\r\x1b[K"));
     if (json) console.log(JSON.stringify(response, null, 2));
     else print(response);
     return response.ok ? 0 : 1;

@@ -1,7 +1,9 @@
 import { isAbsolute, resolve } from "node:path";
 import { toLspGateError } from "../errors.ts";
 import type { DiagnosticView, FileDiagnostics } from "../actions/diagnostics.ts";
-import type { Session } from "../session.ts";
+import type { Gate } from "./gate.ts";
+import { findImporters } from "./importers.ts";
+import { readTurn, touch, writeTurn } from "./turn_state.ts";
 
 /** Options of runHook(). */
 export interface HookOptions {
@@ -9,6 +11,22 @@ export interface HookOptions {
   stdin?: ReadableStream<Uint8Array>;
   /** How long the whole check may take before the hook gives up, exit 0 (default 50 s). */
   deadlineMs?: number;
+  /**
+   * `stop`: the end-of-turn report, every file touched during the agent's turn (remembered per
+   * session id by the post-edit runs). Default: the payload's `hook_event_name` decides.
+   */
+  event?: string;
+}
+
+/** What a hook payload says: the edited files, and who and when. */
+export interface HookPayload {
+  files: string[];
+  /** The agent's session id (Claude Code's `session_id`). */
+  session?: string;
+  /** Claude Code's `hook_event_name`: `PostToolUse`, `Stop`, … */
+  event?: string;
+  /** Claude Code's `stop_hook_active`: the agent is already continuing because of a stop hook. */
+  stopHookActive?: boolean;
 }
 
 /** What the hook prints and its exit code, before it is printed. */
@@ -22,6 +40,7 @@ export interface HookReport {
 export type HookFileResult = FileDiagnostics & { syntaxOnly?: boolean; reason?: string };
 
 const MAX_FILES_PER_REQUEST = 64;
+const MAX_IMPORTERS = 16;
 const MAX_REPORT_LINES = 60;
 const MAX_MESSAGE_LINES = 4;
 const MAX_MESSAGE_CHARS = 400;
@@ -59,7 +78,7 @@ const DEADLINE_MS = 50_000;
  * "command": "deno run --allow-read --allow-env --allow-run /path/to/mod.ts hook"}]}`.
  */
 export async function runHook(
-  session: Session,
+  session: Gate,
   args: string[],
   options: HookOptions = {},
 ): Promise<number> {
@@ -100,20 +119,66 @@ export function hookFailure(message: string): 0 {
 
 /** The report of a checked set of edited files, or (a string) lspgate's own failure. */
 async function check(
-  session: Session,
+  session: Gate,
   args: string[],
   options: HookOptions,
 ): Promise<HookReport | string> {
-  let paths = args;
-  if (paths.length === 0) {
+  const started = performance.now();
+  let payload: HookPayload = { files: args };
+  if (args.length === 0) {
     if (!options.stdin && Deno.stdin.isTerminal()) {
       return "give file paths, or a hook's JSON payload on stdin";
     }
-    const payload = parsePayload(await new Response(options.stdin ?? Deno.stdin.readable).text());
-    if (typeof payload === "string") return payload;
-    paths = payload;
+    const read = readPayload(await new Response(options.stdin ?? Deno.stdin.readable).text());
+    if (typeof read === "string") return read;
+    payload = read;
   }
-  const { files, unchecked } = await filesToCheck(session, paths);
+  const root = session.workspace.path;
+  const stop = (options.event ?? (payload.event === "Stop" ? "stop" : "post")) === "stop";
+  const turn = payload.session ? await readTurn(payload.session, root) : undefined;
+  if (stop) {
+    if (!payload.session || !turn) return "the end-of-turn report needs the payload's session_id";
+    // The turn is over: what it touched is reported once, and forgotten.
+    await writeTurn(payload.session, root, { ...turn, touched: [] });
+    if (turn.touched.length === 0) return { code: 0, stdout: "", stderr: "" };
+    const { files, unchecked } = await filesToCheck(session, turn.touched);
+    const results = await diagnosticsOf(session, files);
+    if (typeof results === "string") return results;
+    const report = hookReport(results, unchecked);
+    // Already continuing because of a stop hook: say it, but let the agent stop.
+    if (report.code === 2 && payload.stopHookActive) {
+      return { code: 0, stdout: report.stderr, stderr: "" };
+    }
+    return report;
+  }
+  const { files, unchecked } = await filesToCheck(session, payload.files);
+  const results = await diagnosticsOf(session, files);
+  if (typeof results === "string") return results;
+  // The files that import an edited one, checked in the time left: an edit that breaks a caller
+  // elsewhere is reported (its errors the hook has not reported before in this session).
+  const left = (options.deadlineMs ?? DEADLINE_MS) - (performance.now() - started) - 100;
+  const importers = left > 0 ? await importersOf(session, files, left) : [];
+  const reported = { ...(turn?.reported ?? {}) };
+  const fresh: HookFileResult[] = [];
+  for (const result of importers) {
+    const errors = result.diagnostics.filter((d) => d.severity === "error");
+    const before = new Set(reported[result.file] ?? []);
+    const added = errors.filter((d) => !before.has(signature(d)));
+    reported[result.file] = errors.map(signature);
+    if (added.length) fresh.push({ ...result, diagnostics: added });
+  }
+  for (const result of results) {
+    reported[result.file] = result.diagnostics.filter((d) => d.severity === "error").map(signature);
+  }
+  if (payload.session && turn) {
+    const touched = touch(turn, results.map((r) => r.file)).touched;
+    await writeTurn(payload.session, root, { touched, reported });
+  }
+  return hookReport([...results, ...fresh], unchecked);
+}
+
+/** Diagnostics (errors and warnings) of `files`, or lspgate's own failure as a string. */
+async function diagnosticsOf(session: Gate, files: string[]): Promise<HookFileResult[] | string> {
   const results: HookFileResult[] = [];
   for (let i = 0; i < files.length; i += MAX_FILES_PER_REQUEST) {
     const response = await session.handle({
@@ -125,11 +190,63 @@ async function check(
     if (!response.ok) return `${response.error.code}: ${response.error.message}`;
     results.push(...(response.details.files ?? []) as HookFileResult[]);
   }
-  return hookReport(results, unchecked);
+  return results;
+}
+
+/**
+ * The diagnostics of the files importing `files` (see findImporters), within `withinMs`; what is
+ * not ready by then is left out (the edited files' own report is not held up for them).
+ */
+async function importersOf(
+  session: Gate,
+  files: string[],
+  withinMs: number,
+): Promise<HookFileResult[]> {
+  const found = new Set<string>();
+  for (const file of files) {
+    const path = await session.workspace.resolve(file).catch(() => undefined);
+    if (!path) continue;
+    for (const importer of await findImporters(session.workspace, path, MAX_IMPORTERS)) {
+      const rel = session.workspace.relative(importer);
+      if (!files.includes(rel)) found.add(rel);
+    }
+  }
+  if (found.size === 0) return [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), withinMs);
+  });
+  const id = `hook-importers-${crypto.randomUUID()}`;
+  const asked = session.handle({
+    id,
+    action: "diagnostics",
+    files: [...found].slice(0, MAX_FILES_PER_REQUEST),
+    severity: "error",
+  });
+  try {
+    const response = await Promise.race([asked, late]);
+    if (!response) {
+      await session.handle({ id: `${id}-cancel`, action: "cancel", target: id });
+      return [];
+    }
+    return response.ok ? (response.details.files ?? []) as HookFileResult[] : [];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function signature(d: DiagnosticView): string {
+  return `${d.line}:${d.column}:${d.code ?? ""}:${d.message}`;
 }
 
 /** The edited files a hook payload names, or what is wrong with the payload. */
 export function parsePayload(text: string): string[] | string {
+  const payload = readPayload(text);
+  return typeof payload === "string" ? payload : payload.files;
+}
+
+/** What a hook payload says (files, session, event), or what is wrong with it. */
+export function readPayload(text: string): HookPayload | string {
   if (text.trim() === "") {
     return "no hook payload on stdin; expected one such as " +
       '{"tool_input": {"file_path": "/abs/path.ts"}}, or file paths as arguments';
@@ -152,7 +269,14 @@ export function parsePayload(text: string): string[] | string {
     payload.file_path,
   ].filter((p): p is string => typeof p === "string" && p !== "");
   const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
-  return [...new Set(found.map((p) => cwd && !isAbsolute(p) ? resolve(cwd, p) : p))];
+  return {
+    files: [...new Set(found.map((p) => cwd && !isAbsolute(p) ? resolve(cwd, p) : p))],
+    session: typeof payload.session_id === "string" && payload.session_id
+      ? payload.session_id.slice(0, 200)
+      : undefined,
+    event: typeof payload.hook_event_name === "string" ? payload.hook_event_name : undefined,
+    stopHookActive: payload.stop_hook_active === true,
+  };
 }
 
 /**
@@ -161,7 +285,7 @@ export function parsePayload(text: string): string[] | string {
  * not checked.
  */
 async function filesToCheck(
-  session: Session,
+  session: Gate,
   paths: string[],
 ): Promise<{ files: string[]; unchecked: string[] }> {
   const files = new Set<string>();

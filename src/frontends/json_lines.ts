@@ -1,4 +1,4 @@
-import type { Session } from "../session.ts";
+import { type Gate, handleWithProgress } from "./gate.ts";
 import { LineWriter, readLines } from "./lines.ts";
 
 /**
@@ -7,7 +7,7 @@ import { LineWriter, readLines } from "./lines.ts";
  * written and every server shut down.
  */
 export async function serveJsonLines(
-  session: Session,
+  session: Gate,
   input: ReadableStream<Uint8Array>,
   output: WritableStream<Uint8Array>,
 ): Promise<void> {
@@ -38,7 +38,10 @@ export async function serveJsonLines(
       });
       continue;
     }
-    const task = session.handle(request).then(answer);
+    // With "progress": true, progress lines ({"id", "progress"}) come before the answer.
+    const id = (request as { id?: unknown })?.id ?? null;
+    const task = handleWithProgress(session, request, (progress) => answer({ id, progress }))
+      .then(answer);
     pending.add(task);
     task.finally(() => pending.delete(task));
   }

@@ -10,6 +10,9 @@ import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
 import { Session } from "../session.ts";
 import { observeRequests, telemetryFrom } from "../telemetry.ts";
+import { attachOrStart } from "../daemon/start.ts";
+import { RemoteSession } from "../daemon/remote_session.ts";
+import type { Gate } from "./gate.ts";
 import { serversOff } from "../actions/syntax_only.ts";
 import { VERSION } from "../version.ts";
 import { hookFailure } from "./hook.ts";
@@ -26,6 +29,10 @@ export interface GlobalFlags {
   trust: boolean;
   /** `--telemetry FILE`: JSON-lines events with timings appended there. */
   telemetry?: string;
+  /** `--daemon` (on), `--no-daemon` (off), or the front end's default (auto). */
+  daemon?: "auto" | "on" | "off";
+  /** `hook --event stop`: the end-of-turn report. */
+  event?: string;
   /** `call --json`: print the whole response. */
   json: boolean;
 }
@@ -55,6 +62,9 @@ Flags:
   --timeout MS          per-request timeout (default 30000)
   --no-servers          run no language server: symbols and diagnostics answer syntax-only
   --telemetry FILE      append JSON-lines events with timings (also LSPGATE_TELEMETRY)
+  --daemon              JSON lines and mcp: use the workspace's warm daemon (start it if none)
+  --no-daemon           call and hook: no daemon, servers started and stopped in this process
+  --event stop          hook: report every file touched during the agent's turn
   --json                call, doctor: print the whole answer as JSON
   -h, --help            this text
   --version             lspgate's version
@@ -87,6 +97,9 @@ const FLAGS = {
   timeout: { type: "string" },
   json: { type: "boolean" },
   "no-servers": { type: "boolean" },
+  daemon: { type: "boolean" },
+  "no-daemon": { type: "boolean" },
+  event: { type: "string" },
   telemetry: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
@@ -138,6 +151,8 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
       trust: values.trust ?? false,
       json: values.json ?? false,
       telemetry: values.telemetry,
+      daemon: values["no-daemon"] ? "off" : values.daemon ? "on" : "auto",
+      event: values.event,
     },
     rest: positionals,
   };
@@ -342,6 +357,48 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
   return telemetry ? observeRequests(session, telemetry) : session;
 }
 
+/** The post-edit hook's deadline on a warm daemon, as other agents' LSP modules ship it. */
+const WARM_HOOK_DEADLINE_MS = 1_500;
+
+/**
+ * The session a front end answers through: the workspace's warm daemon (started when there is
+ * none) for `call` and `hook` unless `--no-daemon`, and for JSON lines and `mcp` with `--daemon`;
+ * else one in this process. A daemon that cannot be reached or started here (this process may not
+ * spawn Deno) falls back to the in-process session. LSPGATE_NO_DAEMON=1 turns the default off.
+ */
+export async function openGate(flags: GlobalFlags, client: string): Promise<Gate> {
+  const byDefault = client === "call" || client === "hook";
+  const wanted = flags.daemon === "on" ||
+    (flags.daemon === "auto" && byDefault && envIfGranted("LSPGATE_NO_DAEMON") !== "1");
+  if (wanted) {
+    const target = {
+      root: flags.root,
+      config: flags.config,
+      sandbox: flags.sandbox,
+      trust: flags.trust,
+    };
+    const hello = { role: flags.role, allowMutations: flags.allowMutations, client };
+    try {
+      const connection = await attachOrStart(target, hello);
+      if (connection) {
+        const remote = await RemoteSession.over(connection, {
+          root: flags.root,
+          readOnlyRoots: flags.config.readOnlyRoots,
+        });
+        const telemetry = telemetryFrom(flags.telemetry);
+        return telemetry ? observeRequests(remote, telemetry) : remote;
+      }
+    } catch (error) {
+      console.error(
+        `lspgate: the daemon could not be used (${
+          toLspGateError(error).message
+        }); serving in-process`,
+      );
+    }
+  }
+  return await openSession(flags);
+}
+
 /** What `lspgate daemon …` needs: the workspace, its config, and how servers are confined. */
 export async function daemonFlags(flags: GlobalFlags) {
   return {
@@ -371,21 +428,26 @@ export async function main(args: string[]): Promise<number> {
     const { flags, rest: [command, ...more] } = parsed;
     switch (command) {
       case undefined: {
-        const session = await openSession(flags);
+        const session = await openGate(flags, "jsonl");
         await serveJsonLines(session, Deno.stdin.readable, Deno.stdout.writable);
         return 0;
       }
       case "mcp": {
         const { serveMcp } = await import("./mcp.ts");
-        return await serveMcp(await openSession(flags));
+        return await serveMcp(await openGate(flags, "mcp"));
       }
       case "call": {
         const { runCall } = await import("./cli.ts");
-        return await runCall(await openSession(flags), more, { json: flags.json });
+        return await runCall(await openGate(flags, "call"), more, { json: flags.json });
       }
       case "hook": {
         const { runHook } = await import("./hook.ts");
-        return await runHook(await openSession(flags), more);
+        const gate = await openGate(flags, "hook");
+        const warm = gate instanceof RemoteSession;
+        return await runHook(gate, more, {
+          deadlineMs: flags.config.hookDeadlineMs ?? (warm ? WARM_HOOK_DEADLINE_MS : undefined),
+          event: flags.event,
+        });
       }
       case "doctor": {
         const { runDoctor } = await import("./doctor.ts");

@@ -10,7 +10,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ACTIONS } from "../actions/table.ts";
-import type { Response, Session } from "../session.ts";
+import type { Response } from "../session.ts";
+import { type Gate, handleWithProgress } from "./gate.ts";
 
 /** The one tool's name. */
 export const TOOL_NAME = "lsp";
@@ -126,7 +127,7 @@ const OUTPUT_SCHEMA = z.looseObject({
 );
 
 /** The tool's annotations for this session: read-only unless it may apply edits. */
-export function toolAnnotations(session: Session): ToolAnnotations {
+export function toolAnnotations(session: Gate): ToolAnnotations {
   const mutates = session.facts.role === "main" && session.facts.allowMutations;
   return {
     title: "Language server",
@@ -138,7 +139,7 @@ export function toolAnnotations(session: Session): ToolAnnotations {
 }
 
 /** The tool's description: what it is, how positions are given, and every action's summary. */
-export function toolDescription(session: Session): string {
+export function toolDescription(session: Gate): string {
   const actions = [...ACTIONS.values()].map((a) => `- ${a.name}: ${a.summary}`).join("\n");
   const writes = session.facts.role === "subagent"
     ? "This session is read-only (role subagent): apply and write-class requests are refused."
@@ -191,7 +192,7 @@ export function toToolResult(response: Response): CallToolResult {
  * SDK's in-memory pair in tests). Each call goes to `session.handle()`, and an MCP cancellation
  * of a call cancels its request.
  */
-export function createMcpServer(session: Session): McpServer {
+export function createMcpServer(session: Gate): McpServer {
   const server = new McpServer(
     { name: "lspgate", version: session.facts.version },
     {
@@ -211,7 +212,21 @@ export function createMcpServer(session: Session): McpServer {
     const cancel = () => session.handle({ id: `${id}-cancel`, action: "cancel", target: id });
     extra.signal.addEventListener("abort", cancel, { once: true });
     try {
-      return toToolResult(await session.handle({ ...args, id }));
+      // A client that gave a progress token hears what the servers are doing while it waits.
+      const token = extra._meta?.progressToken;
+      if (token === undefined) return toToolResult(await session.handle({ ...args, id }));
+      let step = 0;
+      const response = await handleWithProgress(
+        session,
+        { ...args, id, progress: true },
+        (update) => {
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: ++step, message: update.message || "ready" },
+          }).catch(() => {});
+        },
+      );
+      return toToolResult(response);
     } finally {
       extra.signal.removeEventListener("abort", cancel);
     }
@@ -231,7 +246,7 @@ export interface ServeMcpOptions {
  * the transport closes, or SIGTERM on the process's own stdio) every language server is shut
  * down and it returns 0.
  */
-export async function serveMcp(session: Session, options: ServeMcpOptions = {}): Promise<number> {
+export async function serveMcp(session: Gate, options: ServeMcpOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const restore = divertConsoleToStderr();

@@ -1,0 +1,30 @@
+import { RemoteSession } from "../daemon/remote_session.ts";
+import { type ProgressUpdate, takeProgressFlag, watchProgress } from "../progress.ts";
+import type { Response, Session } from "../session.ts";
+
+export type { Gate } from "../daemon/remote_session.ts";
+import type { Gate } from "../daemon/remote_session.ts";
+
+/**
+ * Answers one request through a session or a daemon connection; with `"progress": true` in the
+ * request, `onProgress` hears what the servers are doing while it waits (starting, indexing).
+ */
+export function handleWithProgress(
+  gate: Gate,
+  raw: unknown,
+  onProgress: (update: ProgressUpdate) => void,
+): Promise<Response> {
+  const { request, progress } = takeProgressFlag(raw);
+  if (!progress) return gate.handle(request);
+  if (gate instanceof RemoteSession) {
+    // The daemon samples its own servers and sends progress lines for this request.
+    return gate.connection.request(
+      raw,
+      (update) => onProgress(update as ProgressUpdate),
+    ) as unknown as Promise<Response>;
+  }
+  const session = gate as Session;
+  const answer = session.handle(request);
+  if (session.manager) watchProgress(session.manager, answer, onProgress);
+  return answer;
+}
