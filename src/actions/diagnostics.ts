@@ -1,16 +1,19 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { toLspGateError } from "../errors.ts";
+import { type LspGateError, toLspGateError } from "../errors.ts";
 import { boundText, plural } from "../format/bound.ts";
 import { type Severity, severityName, severityRank } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
+import type { Lease } from "../servers/manager.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import { sweepAdapters } from "../servers/pick.ts";
-import { withDocument } from "./document.ts";
+import { type QueryDocument, withDocument } from "./document.ts";
 import { waitForProject } from "./readiness.ts";
 import { syntaxDiagnostics, withSyntaxNote } from "./syntax_only.ts";
 import { timeoutField } from "./schema.ts";
+import { agentEditsField } from "./text_edits.ts";
+import { whatIfDiagnostics } from "./what_if.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 
 /** One diagnostic in `details.files[].diagnostics`. */
@@ -37,27 +40,45 @@ const MAX_FILES = 64;
 const MAX_WORKSPACE_FILES = 500;
 const CONCURRENCY = 8;
 const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 15_000;
+/** Longest proposed text (`content`), in UTF-16 units. */
+const MAX_PROPOSED_CHARS = 16 * 1024 * 1024;
 
 const schema = z.strictObject({
   file: z.string().min(1).optional(),
   files: z.array(z.string().min(1)).min(1).max(MAX_FILES).optional(),
   severity: z.enum(["error", "warning", "info", "hint"]).optional(),
+  content: z.string().max(MAX_PROPOSED_CHARS).optional(),
+  edits: agentEditsField.optional(),
   timeout: timeoutField,
 }).refine(
   (v) => (v.file === undefined) !== (v.files === undefined),
   'give one of file (a path, a glob, or "*" for the workspace) or files (up to 64 paths)',
+).refine(
+  (v) => v.content === undefined || v.edits === undefined,
+  "give content (the whole proposed text) or edits (ranges of the file as it is), not both",
+).refine(
+  (v) => (v.content === undefined && v.edits === undefined) || v.files === undefined,
+  "content and edits propose a text for one file: give it as file, not files",
 );
 
 /** diagnostics: errors and warnings of a file, a glob, a list, or the whole workspace. */
 export const diagnosticsAction: ActionDef = defineAction({
   name: "diagnostics",
-  summary:
-    'Errors and warnings for a file, a glob, files[] (up to 64), or "*" (workspace); severity filters.',
+  summary: 'Errors and warnings for a file, a glob, files[] (up to 64), or "*" (workspace); ' +
+    "severity filters. With content (a proposed text) or edits: what that text would report, " +
+    "new and gone, nothing written.",
   schema,
   access: "read",
   async run(input, context) {
     const timeoutMs = input.timeout ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS;
     const minimum = severityRank(input.severity ?? "hint");
+    if (input.content !== undefined || input.edits !== undefined) {
+      return await whatIfDiagnostics(context, { ...input, file: input.file! }, {
+        timeoutMs,
+        minimum,
+        severity: input.severity,
+      });
+    }
     const { targets, truncated, single } = await expandTargets(context, input);
     const results = single
       ? [await checkFile(context, targets[0] as string, timeoutMs, minimum)]
@@ -114,60 +135,79 @@ function checkFile(
     // The language server and any linter servers configured for the file, asked together.
     const linters = await context.manager.acquireLinters(doc.path, context.signal);
     try {
-      const sources = [
-        {
-          server: doc.server,
-          client: doc.client,
-          // A server may report diagnostics in another encoding than it negotiated (a quirk).
-          encoding: doc.lease.pick.adapter.diagnosticEncoding ?? doc.encoding,
-          uri: doc.uri,
-        },
-        ...linters.leases.map((l) => ({
-          server: l.pick.adapter.id,
-          client: l.client,
-          encoding: l.pick.adapter.diagnosticEncoding ?? l.client.encoding,
-          uri: l.uri,
-        })),
-      ];
-      const results = await Promise.all(sources.map(async (source) => {
-        await waitForProject(context, source.client);
-        return {
-          source,
-          raw: await source.client.diagnostics(source.uri, timeoutMs, context.signal),
-        };
-      }));
-      const [primary, ...others] = results;
-      if (primary.raw.status === "timeout") {
-        return { file: doc.rel, status: "timeout", diagnostics: [], message: primary.raw.reason };
-      }
-      const notes = [
-        ...others.filter((r) => r.raw.status === "timeout").map((r) =>
-          `${r.source.server}: ${r.raw.reason}`
-        ),
-        ...linters.failures.map((f) => `${f.server}: ${f.error.code}: ${f.error.message}`),
-      ];
-      const seen = new Set<string>();
-      const diagnostics = results
-        .filter((r) => r.raw.status === "ok")
-        .flatMap((r) =>
-          r.raw.items.map((d) => view(d, doc.lines, r.source.encoding, r.source.server))
-        )
-        .filter((d) => severityRank(d.severity) <= minimum)
-        .filter((d) => {
-          // Two servers reporting the same thing at the same place say it once.
-          const key = `${d.line}:${d.column}:${d.endLine}:${d.endColumn}:${d.message}`;
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        })
-        .sort((a, b) => a.line - b.line || a.column - b.column);
-      const result: FileDiagnostics = { file: doc.rel, status: "ok", diagnostics };
-      if (notes.length) result.message = notes.join("; ");
-      return result;
+      return await diagnose(context, doc, linters, { timeoutMs, minimum });
     } finally {
       for (const lease of linters.leases) lease.release();
     }
   }).catch((error) => syntaxDiagnostics(context, file, error));
+}
+
+/** The servers that speak for a file: its language server and its linters, leased. */
+export interface DiagnosticSources {
+  leases: Lease[];
+  failures: { server: string; error: LspGateError }[];
+}
+
+/**
+ * The diagnostics of an open document from its language server and `linters`, merged, at
+ * `minimum` severity or worse; positions counted in `lines` (the text the servers now have).
+ */
+export async function diagnose(
+  context: ActionContext,
+  doc: QueryDocument,
+  linters: DiagnosticSources,
+  options: { timeoutMs: number; minimum: number; lines?: TextLines },
+): Promise<FileDiagnostics> {
+  const { timeoutMs, minimum } = options;
+  const lines = options.lines ?? doc.lines;
+  const sources = [
+    {
+      server: doc.server,
+      client: doc.client,
+      // A server may report diagnostics in another encoding than it negotiated (a quirk).
+      encoding: doc.lease.pick.adapter.diagnosticEncoding ?? doc.encoding,
+      uri: doc.uri,
+    },
+    ...linters.leases.map((l) => ({
+      server: l.pick.adapter.id,
+      client: l.client,
+      encoding: l.pick.adapter.diagnosticEncoding ?? l.client.encoding,
+      uri: l.uri,
+    })),
+  ];
+  const results = await Promise.all(sources.map(async (source) => {
+    await waitForProject(context, source.client);
+    return {
+      source,
+      raw: await source.client.diagnostics(source.uri, timeoutMs, context.signal),
+    };
+  }));
+  const [primary, ...others] = results;
+  if (primary.raw.status === "timeout") {
+    return { file: doc.rel, status: "timeout", diagnostics: [], message: primary.raw.reason };
+  }
+  const notes = [
+    ...others.filter((r) => r.raw.status === "timeout").map((r) =>
+      `${r.source.server}: ${r.raw.reason}`
+    ),
+    ...linters.failures.map((f) => `${f.server}: ${f.error.code}: ${f.error.message}`),
+  ];
+  const seen = new Set<string>();
+  const diagnostics = results
+    .filter((r) => r.raw.status === "ok")
+    .flatMap((r) => r.raw.items.map((d) => view(d, lines, r.source.encoding, r.source.server)))
+    .filter((d) => severityRank(d.severity) <= minimum)
+    .filter((d) => {
+      // Two servers reporting the same thing at the same place say it once.
+      const key = `${d.line}:${d.column}:${d.endLine}:${d.endColumn}:${d.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+  const result: FileDiagnostics = { file: doc.rel, status: "ok", diagnostics };
+  if (notes.length) result.message = notes.join("; ");
+  return result;
 }
 
 /** One file's diagnostics, with failures reported as the file's status. */

@@ -60,20 +60,28 @@ async function onLease<T>(
 ): Promise<T> {
   const lease = await context.manager.acquire(path, context.signal);
   try {
-    const doc: QueryDocument = {
-      path,
-      rel: context.workspace.relative(path),
-      uri: lease.uri,
-      lines: new TextLines(lease.text),
-      client: lease.client,
-      encoding: lease.client.encoding,
-      lease,
-      server: lease.pick.adapter.id,
-    };
-    return await fn(doc);
+    return await fn(queryDocument(context, path, lease));
   } finally {
     lease.release();
   }
+}
+
+/** The document a lease on `path` gives a query. */
+export function queryDocument(
+  context: ActionContext,
+  path: WorkspacePath,
+  lease: Lease,
+): QueryDocument {
+  return {
+    path,
+    rel: context.workspace.relative(path),
+    uri: lease.uri,
+    lines: new TextLines(lease.text),
+    client: lease.client,
+    encoding: lease.client.encoding,
+    lease,
+    server: lease.pick.adapter.id,
+  };
 }
 
 /** Sends a request on behalf of the caller: its timeout and its cancel signal. */

@@ -151,13 +151,17 @@ export async function syntaxOutline(
   };
 }
 
-/** `diagnostics` for one file with no server: its parse errors, or `error` again. */
+/**
+ * `diagnostics` for one file with no server: its parse errors (of `text` when given, a text
+ * proposed for it, else of the file), or `error` again.
+ */
 export async function syntaxDiagnostics(
   context: ActionContext,
   file: string,
   error: unknown,
+  text?: string,
 ): Promise<SyntaxFileDiagnostics> {
-  const { rel, why, syntax } = await syntaxOf(context, file, error);
+  const { rel, why, syntax } = await syntaxOf(context, file, error, text);
   const diagnostics: DiagnosticView[] = syntax.errors.map((e) => ({
     line: e.line,
     column: e.column,
@@ -344,6 +348,7 @@ async function syntaxOf(
   context: ActionContext,
   file: string,
   error: unknown,
+  proposed?: string,
 ): Promise<{ rel: string; why: NoServer; syntax: FileSyntax }> {
   const path = await resolveFile(context, file).catch(() => {
     throw error;
@@ -353,7 +358,7 @@ async function syntaxOf(
   if (!language || !why) throw error;
   let text: string;
   try {
-    text = await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
+    text = proposed ?? await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
   } catch {
     throw error;
   }

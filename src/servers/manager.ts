@@ -7,6 +7,7 @@ import type { Adapter, ServerCommand } from "./adapter.ts";
 import type { Telemetry } from "../telemetry.ts";
 import { serverPath } from "./find_binary.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
+import { DocumentLocks } from "./document_locks.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
@@ -41,12 +42,37 @@ export interface Lease {
   entry: ServerEntry;
   client: ServerClient;
   pick: Pick;
-  /** The file's URI and the text the server now has. */
+  /** The file's real path, URI, and the text the server now has. */
+  file: string;
   uri: string;
   text: string;
   /** Date.now() when the lease was handed out. */
   leasedAt: number;
   release(): void;
+  /**
+   * Gives up the lease's hold on its file before the lease ends (it keeps the server), for an
+   * overlay of that file made by the same request (see `lockDocuments`).
+   */
+  releaseHold(): void;
+}
+
+/**
+ * Files held for an overlay: while it is held, proposed texts may stand in the servers' views of
+ * them, and other requests for these files wait. Release puts the disk's text back.
+ */
+export interface OverlayLock {
+  /** The real paths held. */
+  readonly paths: ReadonlySet<string>;
+  /** Puts `text` in the server's view of the lease's file; the lease was taken with this lock. */
+  overlay(lease: Lease, text: string): Promise<void>;
+  /** Puts the disk's text back in every view given an overlay, then lets other requests in. */
+  release(): Promise<void>;
+}
+
+/** Options of acquire() and acquireLinters(). */
+export interface AcquireOptions {
+  /** An overlay lock this request holds: its files are not waited for. */
+  lock?: OverlayLock;
 }
 
 /** Wraps a server's argv, e.g. in bubblewrap; returns the argv to spawn and extra env. */
@@ -96,6 +122,7 @@ const IDLE_CHECK_MAX_MS = 30_000;
 /** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
 export class ServerManager {
   readonly #entries = new Map<string, ServerEntry>();
+  readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
 
@@ -121,8 +148,16 @@ export class ServerManager {
     return [...this.#entries.values()];
   }
 
-  /** A running server for `file` with the file synced; NO_SERVER when no adapter handles it. */
-  async acquire(file: string, signal?: AbortSignal): Promise<Lease> {
+  /**
+   * A running server for `file` with the file synced; NO_SERVER when no adapter handles it. The
+   * lease holds the file (an overlay of it waits) until released; it waits while an overlay holds
+   * the file, unless `options.lock` is that overlay's.
+   */
+  async acquire(
+    file: string,
+    signal?: AbortSignal,
+    options: AcquireOptions = {},
+  ): Promise<Lease> {
     if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
     const pick = await this.pick(file);
     if (!pick) {
@@ -135,7 +170,7 @@ export class ServerManager {
         { file },
       );
     }
-    return await this.#lease(pick, file, signal);
+    return await this.#lease(pick, file, signal, options.lock);
   }
 
   /**
@@ -145,6 +180,7 @@ export class ServerManager {
   async acquireLinters(
     file: string,
     signal?: AbortSignal,
+    options: AcquireOptions = {},
   ): Promise<{ leases: Lease[]; failures: { server: string; error: LspGateError }[] }> {
     const adapters = this.options.adapters.filter((a) =>
       !this.options.serverConfig?.[a.id]?.disabled
@@ -154,7 +190,7 @@ export class ServerManager {
     const failures: { server: string; error: LspGateError }[] = [];
     await Promise.all(picks.map(async (pick) => {
       try {
-        leases.push(await this.#lease(pick, file, signal));
+        leases.push(await this.#lease(pick, file, signal, options.lock));
       } catch (error) {
         failures.push({ server: pick.adapter.id, error: toLspGateError(error) });
       }
@@ -162,13 +198,21 @@ export class ServerManager {
     return { leases, failures };
   }
 
-  async #lease(pick: Pick, file: string, signal?: AbortSignal): Promise<Lease> {
+  async #lease(
+    pick: Pick,
+    file: string,
+    signal?: AbortSignal,
+    lock?: OverlayLock,
+  ): Promise<Lease> {
     if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
+    // A file under another request's overlay is waited for: this query must not see its text.
+    const releaseHold = lock?.paths.has(file) ? () => {} : await this.#locks.shared(file, signal);
     const entry = this.#entry(pick.adapter, pick.root);
     entry.inFlight++;
     entry.lastUsed = Date.now();
     let released = false;
     const release = () => {
+      releaseHold();
       if (released) return;
       released = true;
       entry.inFlight--;
@@ -181,7 +225,17 @@ export class ServerManager {
       signal?.throwIfAborted();
       await this.#refreshOpenDocuments(entry, client, file);
       const { uri, text } = await this.syncFile(entry, client, file, pick.languageId);
-      return { entry, client, pick, uri, text, leasedAt: Date.now(), release };
+      return {
+        entry,
+        client,
+        pick,
+        file,
+        uri,
+        text,
+        leasedAt: Date.now(),
+        release,
+        releaseHold,
+      };
     } catch (error) {
       release();
       if (signal?.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
@@ -210,6 +264,66 @@ export class ServerManager {
       entry.disk.set(uri, { path: file, mtime: stat.mtime?.getTime() ?? 0, size: stat.size });
     }
     return { uri, text };
+  }
+
+  /**
+   * Holds `paths` (real paths) for an overlay: waits until no other request uses them (TIMEOUT
+   * after `timeoutMs`), while new requests for them wait until the release. `yielding`, a lease
+   * of this same request on one of them, first gives up its own hold.
+   */
+  async lockDocuments(
+    paths: readonly string[],
+    options: { signal?: AbortSignal; timeoutMs?: number; yielding?: Lease } = {},
+  ): Promise<OverlayLock> {
+    options.yielding?.releaseHold();
+    const unlock = await this.#locks.exclusive(paths, options);
+    const overlaid = new Map<string, { lease: Lease }>();
+    const held = new Set(paths);
+    const telemetry = this.options.telemetry;
+    let startedAt: number | undefined;
+    const restore = async ({ lease }: { lease: Lease }) => {
+      const { entry, client, file, uri } = lease;
+      // A server that exited meanwhile is restarted with its files read from disk.
+      if (client.exited) return;
+      try {
+        await this.syncFile(entry, client, file, lease.pick.languageId);
+      } catch {
+        // The disk's text cannot be read or sent: closed, the server goes by the disk itself.
+        entry.disk.delete(uri);
+        await client.closeDocument(uri).catch(() => {});
+      }
+    };
+    return {
+      paths: held,
+      overlay: async (lease, text) => {
+        if (!held.has(lease.file)) {
+          throw new LspGateError("INTERNAL", `an overlay of ${lease.file}, which it does not hold`);
+        }
+        // Noted first: whatever happens to the change on its way, the release restores.
+        overlaid.set(`${lease.entry.key}\u0000${lease.uri}`, { lease });
+        if (startedAt === undefined) {
+          startedAt = performance.now();
+          telemetry?.emit("overlay.start", { server: lease.pick.adapter.id, files: held.size });
+        }
+        await lease.client.syncDocument(lease.uri, lease.pick.languageId, text);
+      },
+      release: async () => {
+        const views = overlaid.size;
+        try {
+          await Promise.all([...overlaid.values()].map(restore));
+        } finally {
+          overlaid.clear();
+          unlock();
+          if (startedAt !== undefined) {
+            telemetry?.emit("overlay.stop", {
+              views,
+              duration_ms: Math.round(performance.now() - startedAt),
+            });
+            startedAt = undefined;
+          }
+        }
+      },
+    };
   }
 
   /** Tells every running server of a root about files changed on disk (from the watcher). */
@@ -439,7 +553,8 @@ export class ServerManager {
   /** Re-syncs open documents another tool changed on disk, closes deleted ones. */
   async #refreshOpenDocuments(entry: ServerEntry, client: ServerClient, except: string) {
     await Promise.all([...entry.disk.entries()].map(async ([uri, known]) => {
-      if (known.path === except) return;
+      // A file under an overlay is synced again, from the disk, when the overlay is released.
+      if (known.path === except || this.#locks.isExclusive(known.path)) return;
       if (!client.documents.get(uri)) {
         // Closed by the client (too many open) or never opened in this server: nothing to sync.
         entry.disk.delete(uri);

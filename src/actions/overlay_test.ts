@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import type { DiagnosticView } from "./diagnostics.ts";
+import { compareDiagnostics } from "./overlay.ts";
+
+const error = (
+  line: number,
+  column: number,
+  endColumn: number,
+  message: string,
+): DiagnosticView => ({
+  line,
+  column,
+  endLine: line,
+  endColumn,
+  severity: "error",
+  message,
+  source: "ts",
+  code: 2322,
+});
+
+Deno.test("compareDiagnostics() keeps a diagnostic whose line moved as unchanged", () => {
+  const before = "const a: number = 'x';\n";
+  const after = "// a new first line\nconst a: number = 'x';\n";
+  const diff = compareDiagnostics(
+    { text: before, diagnostics: [error(1, 7, 8, "Type 'string' is not assignable")] },
+    { text: after, diagnostics: [error(2, 7, 8, "Type 'string' is not assignable")] },
+  );
+  assert.deepEqual(diff, { added: [], removed: [], unchanged: 1 });
+});
+
+Deno.test("compareDiagnostics() tells the same message over other text apart", () => {
+  const before = "const a: number = 'x';\n";
+  const after = "const a: number = 'x';\nconst b: number = 'y';\n";
+  const message = "Type 'string' is not assignable";
+  const diff = compareDiagnostics(
+    { text: before, diagnostics: [error(1, 7, 8, message)] },
+    { text: after, diagnostics: [error(1, 7, 8, message), error(2, 7, 8, message)] },
+  );
+  assert.equal(diff.unchanged, 1);
+  assert.deepEqual(diff.added, [error(2, 7, 8, message)]);
+  assert.deepEqual(diff.removed, []);
+});
+
+Deno.test("compareDiagnostics() counts repeats: two the same before, one after", () => {
+  const text = "x x\n";
+  const diff = compareDiagnostics(
+    { text, diagnostics: [error(1, 1, 2, "bad x"), error(1, 3, 4, "bad x")] },
+    { text, diagnostics: [error(1, 1, 2, "bad x")] },
+  );
+  assert.equal(diff.unchanged, 1);
+  assert.deepEqual(diff.added, []);
+  assert.deepEqual(diff.removed, [error(1, 3, 4, "bad x")]);
+});
+
+Deno.test("compareDiagnostics() compares across lines and code points", () => {
+  const before = "名前 = 😀(\n  1)\n";
+  const after = "\n名前 = 😀(\n  1)\n";
+  const span = (line: number): DiagnosticView => ({
+    line,
+    column: 6,
+    endLine: line + 1,
+    endColumn: 5,
+    severity: "warning",
+    message: "call",
+  });
+  const diff = compareDiagnostics(
+    { text: before, diagnostics: [span(1)] },
+    { text: after, diagnostics: [span(2)] },
+  );
+  assert.deepEqual(diff, { added: [], removed: [], unchanged: 1 });
+});
