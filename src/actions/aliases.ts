@@ -65,6 +65,7 @@ const FIELD_ALIASES: Record<string, string> = {
   newName: "new_name",
   includeDeclaration: "include_declaration",
   editHash: "edit_hash",
+  ifClean: "if_clean",
   method: "query",
   params: "payload",
   endLine: "end_line",

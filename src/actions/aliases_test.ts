@@ -48,3 +48,10 @@ Deno.test("normalizeRequest() takes editHash for edit_hash", () => {
     { action: "rename", new_name: "x", apply: true, edit_hash: hash },
   );
 });
+
+Deno.test("normalizeRequest() takes ifClean for if_clean", () => {
+  assert.deepEqual(
+    normalizeRequest({ operation: "format", filePath: "a.ts", apply: true, ifClean: true }),
+    { action: "format", file: "a.ts", apply: true, if_clean: true },
+  );
+});

@@ -17,6 +17,14 @@ import {
 } from "./schema.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 import { applyPreviewed, editHash, planEdit, renderPlan } from "./workspace_edit.ts";
+import {
+  CHECK_SUMMARY,
+  checkEdit,
+  checkFields,
+  ifCleanNeedsApply,
+  mayWrite,
+  withCheck,
+} from "./checked_edit.ts";
 import { pathExists } from "../fs.ts";
 
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
@@ -30,13 +38,15 @@ const hashNeedsApply = [
 /** rename: a safe cross-file rename; preview unless `apply: true`. */
 const renameAction = defineAction({
   name: "rename",
-  summary: "Rename the symbol at a position across the project (new_name); preview unless apply.",
+  summary: "Rename the symbol at a position across the project (new_name); preview unless apply. " +
+    CHECK_SUMMARY,
   schema: z.strictObject({
     ...positionFields,
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
     edit_hash: editHashField,
-  }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply),
+    ...checkFields,
+  }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -58,10 +68,12 @@ const renameAction = defineAction({
       }
       const plan = await planEdit(context, edit, doc.encoding);
       const hash = await editHash(context, plan);
-      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
+      const check = await checkEdit(context, plan, input, doc.lease);
+      const write = mayWrite(input, check);
+      if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
       const subject = position.word ? `\`${position.word}\`` : position.label;
       const heading = `Rename ${subject} to \`${input.new_name}\``;
-      return renderPlan(context, heading, plan, !!input.apply, hash);
+      return withCheck(renderPlan(context, heading, plan, write, hash), check, input);
     }),
 });
 
@@ -125,13 +137,14 @@ const renameFileAction = defineAction({
 /** format: the server's formatting of a file; preview unless `apply: true`. */
 const formatAction = defineAction({
   name: "format",
-  summary: "Format a file with its language server; preview unless apply.",
+  summary: `Format a file with its language server; preview unless apply. ${CHECK_SUMMARY}`,
   schema: z.strictObject({
     file: fileField,
     apply: z.boolean().optional(),
     edit_hash: editHashField,
+    ...checkFields,
     timeout: timeoutField,
-  }).refine(...hashNeedsApply),
+  }).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -148,8 +161,10 @@ const formatAction = defineAction({
       });
       const plan = await planEdit(context, { changes: { [doc.uri]: edits ?? [] } }, doc.encoding);
       const hash = await editHash(context, plan);
-      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
-      return renderPlan(context, `Format ${doc.rel}`, plan, !!input.apply, hash);
+      const check = await checkEdit(context, plan, input, doc.lease);
+      const write = mayWrite(input, check);
+      if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
+      return withCheck(renderPlan(context, `Format ${doc.rel}`, plan, write, hash), check, input);
     }),
 });
 
@@ -157,18 +172,23 @@ const formatAction = defineAction({
 const codeActionsAction = defineAction({
   name: "code_actions",
   summary:
-    "Quick fixes and refactors at a line or range; query (title) previews one, apply: true writes it.",
+    "Quick fixes and refactors at a line or range; query (title) previews one, apply: true writes it. " +
+    CHECK_SUMMARY,
   schema: z.strictObject({
     ...positionFields,
     end_line: lineField.optional(),
     end_column: columnField.optional(),
     apply: z.boolean().optional(),
     edit_hash: editHashField,
+    ...checkFields,
   }).refine(
     (v) => v.line !== undefined,
     "code_actions needs line (+ column or symbol, + end_line for a range); query is the title " +
       "of an action to preview or apply",
-  ).refine(...hashNeedsApply),
+  ).refine(...hashNeedsApply).refine(...ifCleanNeedsApply).refine(
+    (v) => !(v.check || v.if_clean) || v.query !== undefined,
+    "check and if_clean need query: the title of the code action to check",
+  ),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -237,9 +257,11 @@ const codeActionsAction = defineAction({
       }
       const plan = await planEdit(context, action.edit, doc.encoding);
       const hash = await editHash(context, plan);
-      if (input.apply) await applyPreviewed(context, plan, hash, input.edit_hash);
-      const heading = input.apply ? `Applied \`${chosen.title}\`` : `\`${chosen.title}\``;
-      const rendered = renderPlan(context, heading, plan, !!input.apply, hash);
+      const check = await checkEdit(context, plan, input, doc.lease);
+      const write = mayWrite(input, check);
+      if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
+      const heading = write ? `Applied \`${chosen.title}\`` : `\`${chosen.title}\``;
+      const rendered = withCheck(renderPlan(context, heading, plan, write, hash), check, input);
       return { text: rendered.text, details: { ...rendered.details, action: chosen.title } };
     }),
 });
