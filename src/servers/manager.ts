@@ -5,7 +5,7 @@ import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
 import type { Telemetry } from "../telemetry.ts";
-import { serverPath } from "./find_binary.ts";
+import { onPath, serverPath } from "./find_binary.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
 
@@ -428,6 +428,7 @@ export class ServerManager {
         configuredCommand: config?.command,
         trusted,
       });
+      await this.#checkProgram(entry, command);
       const wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
         : { command: command.command };
@@ -492,6 +493,35 @@ export class ServerManager {
       });
       throw converted;
     }
+  }
+
+  /**
+   * The program must exist before it is spawned (a sandbox would only say "execvp failed"): a
+   * configured command named without a path is looked up as servers are (PATH and lspgate's tools,
+   * never the workspace). Missing: SERVER_NOT_INSTALLED with the adapter's install hint.
+   */
+  async #checkProgram(entry: ServerEntry, command: ServerCommand): Promise<void> {
+    const [program] = command.command;
+    const found = program.includes("/")
+      ? program
+      : await onPath(program, this.options.workspace);
+    let executable = false;
+    if (found) {
+      try {
+        const info = await Deno.stat(found);
+        executable = info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+      } catch {
+        executable = false;
+      }
+    }
+    if (!found || !executable) {
+      throw new LspGateError(
+        "SERVER_NOT_INSTALLED",
+        `${program} was not found for ${entry.adapter.id}. ${entry.adapter.installHint}`,
+        { server: entry.adapter.id, command: command.command },
+      );
+    }
+    command.command = [found, ...command.command.slice(1)];
   }
 
   /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */
