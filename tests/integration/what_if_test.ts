@@ -84,6 +84,7 @@ const CASES: Case[] = [
 
 interface Diagnostic {
   file?: string;
+  source?: string;
   line: number;
   column: number;
   endLine: number;
@@ -399,6 +400,43 @@ Deno.test("what-if with no server (--no-servers): the parse errors of both texts
     assert.deepEqual(whatIf.importers, []);
     assert.match(answer.content[0].text, /Syntax only/);
     assert.equal(await Deno.readTextFile(join(root, "a.py")), good);
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("what-if with a linter beside the language server (deno lsp and biome): both judge the proposed text", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_what_if_lint_" }));
+  const good = "export const x: number = 1;\nexport const same = x === 1;\n";
+  await Deno.writeTextFile(join(root, "deno.json"), "{}\n");
+  await Deno.writeTextFile(join(root, "biome.json"), JSON.stringify({ linter: { enabled: true } }));
+  await Deno.writeTextFile(join(root, "lint_me.ts"), good);
+  const session = await Session.open({
+    root,
+    role: "subagent",
+    allowMutations: false,
+    adapters: ADAPTERS,
+    config: defaultConfig(),
+  });
+  const plain = async () =>
+    (expectOk(await session.handle({ id: 1, action: "diagnostics", file: "lint_me.ts" })).details
+      .files as FileView[])[0];
+  try {
+    assert.deepEqual(await plain(), { file: "lint_me.ts", status: "ok", diagnostics: [] });
+    const proposed = 'export const x: number = "one";\nexport const same = x == 1;\n';
+    const answer = expectOk(
+      await session.handle({ id: 2, action: "diagnostics", file: "lint_me.ts", content: proposed }),
+    );
+    const whatIf = answer.details.whatIf as WhatIf;
+    assert.deepEqual(
+      whatIf.added.map((d) => [d.source, d.code, d.line]).sort(),
+      [["biome", "lint/suspicious/noDoubleEquals", 2], ["deno-ts", 2322, 1]],
+      JSON.stringify(answer.details),
+    );
+    assert.equal(await Deno.readTextFile(join(root, "lint_me.ts")), good);
+    // Both servers' views are the disk's again.
+    assert.deepEqual(await plain(), { file: "lint_me.ts", status: "ok", diagnostics: [] });
   } finally {
     await session.close();
     await Deno.remove(root, { recursive: true });
