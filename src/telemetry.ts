@@ -21,11 +21,12 @@ export function fileTelemetry(path: string): Telemetry {
   return {
     emit(event, fields = {}) {
       if (failed) return;
+      // The event's name and time are set last: no field can overwrite them.
       const line = JSON.stringify({
+        ...fields,
         ts: new Date().toISOString(),
         t: performance.now(),
         event,
-        ...fields,
       });
       chain = chain.then(async () => {
         try {

@@ -442,12 +442,22 @@ export async function main(args: string[]): Promise<number> {
       }
       case "hook": {
         const { runHook } = await import("./hook.ts");
+        const telemetry = telemetryFrom(flags.telemetry);
+        const started = performance.now();
+        telemetry?.emit("hook.start", { files: more.length, kind: flags.event ?? "post" });
         const gate = await openGate(flags, "hook");
         const warm = gate instanceof RemoteSession;
-        return await runHook(gate, more, {
+        const code = await runHook(gate, more, {
           deadlineMs: flags.config.hookDeadlineMs ?? (warm ? WARM_HOOK_DEADLINE_MS : undefined),
           event: flags.event,
         });
+        telemetry?.emit("hook.stop", {
+          duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+          exit: code,
+          warm,
+        });
+        await telemetry?.flush();
+        return code;
       }
       case "doctor": {
         const { runDoctor } = await import("./doctor.ts");

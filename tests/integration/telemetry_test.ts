@@ -97,3 +97,43 @@ Deno.test("telemetry: nothing is written unless asked", async () => {
     await ws.remove();
   }
 });
+
+Deno.test("telemetry: the hook's start and stop, with its exit and duration", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  const log = join(ws.root, "..", `telemetry_${crypto.randomUUID()}.jsonl`);
+  try {
+    await ws.write("src/main.ts", (await ws.read("src/main.ts")) + "const wrong: number = 'x';\n");
+    const started = performance.now();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        MOD,
+        "hook",
+        "src/main.ts",
+        "--root",
+        ws.root,
+        "--no-daemon",
+        "--telemetry",
+        log,
+      ],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    const wall = performance.now() - started;
+    assert.equal(out.code, 2);
+    const events: (Event & { exit?: number })[] = (await Deno.readTextFile(log)).trim().split("\n")
+      .map((l) => JSON.parse(l));
+    const start = events.find((e) => e.event === "hook.start")!;
+    const stop = events.find((e) => e.event === "hook.stop")!;
+    assert.equal(stop.exit, 2);
+    assert.ok(Math.abs((stop.t - start.t) - stop.duration_ms!) < 5);
+    assert.ok(stop.duration_ms! <= wall);
+    // The request the hook made sits inside the hook's own time.
+    const request = events.find((e) => e.event === "request.stop")!;
+    assert.ok(request.t <= stop.t && request.duration_ms! <= stop.duration_ms!);
+  } finally {
+    await Deno.remove(log).catch(() => {});
+    await ws.remove();
+  }
+});
