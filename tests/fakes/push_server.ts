@@ -14,8 +14,8 @@
 
 import { JsonRpcConnection } from "../../src/jsonrpc/mod.ts";
 
-/** How long the fake waits after a didChangeWatchedFiles before it checks again. */
-export const WATCHED_CHANGE_DELAY_MS = 3000;
+/** How long the fake waits after a didChangeWatchedFiles before it checks again: far longer than a re-sent document takes, so a test tells the two apart on any machine. */
+export const WATCHED_CHANGE_DELAY_MS = 20_000;
 
 /** The command that runs this fake. */
 export function pushServerCommand(options: { mute?: boolean } = {}): string[] {
