@@ -3,10 +3,27 @@
 // thread narrowed to what this one server needs (run: its binary; no read, write or net).
 import { toLspGateError } from "../errors.ts";
 import { LspClient } from "./client.ts";
-import type { ClientSnapshot, FromWorker, ToWorker, WireError } from "./worker_protocol.ts";
+import type {
+  ClientSnapshot,
+  ClientStateChange,
+  FromWorker,
+  ToWorker,
+  WireError,
+} from "./worker_protocol.ts";
 
 let client: LspClient | undefined;
 const cancels = new Map<number, AbortController>();
+
+/** The state the main thread was last told of, so that only changes are sent. */
+const told = {
+  capabilities: undefined as unknown,
+  encoding: "",
+  registeredMethods: "",
+  activeProgress: "",
+  info: "",
+  /** Per open document: version, hash and language id, as last sent. */
+  documents: new Map<string, string>(),
+};
 
 function post(message: FromWorker) {
   self.postMessage(message);
@@ -18,7 +35,7 @@ function wire(error: unknown): WireError {
 }
 
 function snapshot(c: LspClient): ClientSnapshot {
-  return {
+  const snapshot = {
     capabilities: c.capabilities,
     encoding: c.encoding,
     pid: c.pid,
@@ -28,6 +45,47 @@ function snapshot(c: LspClient): ClientSnapshot {
     documents: c.documents.all(),
     info: c.info(),
   };
+  changeSince(c);
+  return snapshot;
+}
+
+/** What changed since the main thread was last told; undefined when nothing did. */
+function changeSince(c: LspClient): ClientStateChange | undefined {
+  const change: ClientStateChange = {};
+  if (c.capabilities !== told.capabilities) {
+    told.capabilities = change.capabilities = c.capabilities;
+  }
+  if (c.encoding !== told.encoding) told.encoding = change.encoding = c.encoding;
+  const registered = c.registeredMethods();
+  if (registered.join("\n") !== told.registeredMethods) {
+    told.registeredMethods = registered.join("\n");
+    change.registeredMethods = registered;
+  }
+  const progress = c.activeProgress;
+  if (progress.join("\n") !== told.activeProgress) {
+    told.activeProgress = progress.join("\n");
+    change.activeProgress = progress;
+  }
+  const info = c.info();
+  const infoKey = JSON.stringify(info);
+  if (infoKey !== told.info) {
+    told.info = infoKey;
+    change.info = info;
+  }
+  const open = new Set<string>();
+  for (const doc of c.documents.all()) {
+    open.add(doc.uri);
+    const key = `${doc.version}\0${doc.hash}\0${doc.languageId}`;
+    if (told.documents.get(doc.uri) === key) continue;
+    told.documents.set(doc.uri, key);
+    (change.documents ??= []).push(doc);
+  }
+  for (const uri of told.documents.keys()) {
+    if (open.has(uri)) continue;
+    told.documents.delete(uri);
+    (change.closed ??= []).push(uri);
+  }
+  return Object.keys(change).length > 0 ? change : undefined;
 }
 
 async function call(c: LspClient, message: Extract<ToWorker, { type: "call" }>) {
@@ -65,9 +123,9 @@ async function call(c: LspClient, message: Extract<ToWorker, { type: "call" }>) 
         value = await c.shutdown(args[0] as number | undefined);
         break;
     }
-    post({ type: "result", id: message.id, value, snapshot: snapshot(c) });
+    post({ type: "result", id: message.id, value, change: changeSince(c) });
   } catch (error) {
-    post({ type: "error", id: message.id, error: wire(error), snapshot: snapshot(c) });
+    post({ type: "error", id: message.id, error: wire(error), change: changeSince(c) });
   } finally {
     cancels.delete(message.id);
   }

@@ -9,6 +9,7 @@ import type { ExitInfo, ServerClient } from "./server_client.ts";
 import type {
   CallableMethod,
   ClientSnapshot,
+  ClientStateChange,
   FromWorker,
   ToWorker,
   WireError,
@@ -113,7 +114,7 @@ export class WorkerClient implements ServerClient {
 
   #onMessage(message: FromWorker) {
     if (message.type === "result" || message.type === "error") {
-      if (message.snapshot) this.#apply(message.snapshot);
+      if (message.change) this.#applyChange(message.change);
       const pending = this.#pending.get(message.id);
       this.#pending.delete(message.id);
       if (message.type === "result") pending?.resolve(message.value);
@@ -134,6 +135,13 @@ export class WorkerClient implements ServerClient {
   #apply(snapshot: ClientSnapshot) {
     this.#snapshot = snapshot;
     this.#documents = new Map(snapshot.documents.map((doc) => [doc.uri, doc]));
+  }
+
+  #applyChange(change: ClientStateChange) {
+    const { documents, closed, ...fields } = change;
+    Object.assign(this.#snapshot, fields);
+    for (const doc of documents ?? []) this.#documents.set(doc.uri, doc);
+    for (const uri of closed ?? []) this.#documents.delete(uri);
   }
 
   #post(message: ToWorker) {

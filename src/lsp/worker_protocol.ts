@@ -4,7 +4,7 @@ import type { OpenDocument } from "./documents.ts";
 import type { PositionEncoding } from "./positions.ts";
 import type { ExitInfo } from "./server_client.ts";
 
-/** The client state mirrored to the main thread after every call and event. */
+/** The client state mirrored to the main thread: whole when the Worker starts. */
 export interface ClientSnapshot {
   capabilities: proto.ServerCapabilities;
   encoding: PositionEncoding;
@@ -14,6 +14,24 @@ export interface ClientSnapshot {
   activeProgress: string[];
   documents: OpenDocument[];
   info: ClientInfo;
+}
+
+/**
+ * What changed in the client state since the Worker's previous message, sent with every answer:
+ * only the fields that changed, and of the documents only those opened, changed or closed.
+ * Rationale: a whole snapshot per answer (capabilities, every open document) costs a structured
+ * clone on both threads that grows with the documents open, for state that rarely changes.
+ */
+export interface ClientStateChange {
+  capabilities?: proto.ServerCapabilities;
+  encoding?: PositionEncoding;
+  registeredMethods?: string[];
+  activeProgress?: string[];
+  info?: ClientInfo;
+  /** Documents opened or given a new version (a document's `usedAt` is as of that change). */
+  documents?: OpenDocument[];
+  /** URIs of documents closed. */
+  closed?: string[];
 }
 
 /** Methods of the client callable across the Worker boundary. */
@@ -45,6 +63,6 @@ export interface WireError {
 export type FromWorker =
   | { type: "started"; snapshot: ClientSnapshot }
   | { type: "startFailed"; error: WireError }
-  | { type: "result"; id: number; value: unknown; snapshot: ClientSnapshot }
-  | { type: "error"; id: number; error: WireError; snapshot?: ClientSnapshot }
+  | { type: "result"; id: number; value: unknown; change?: ClientStateChange }
+  | { type: "error"; id: number; error: WireError; change?: ClientStateChange }
   | { type: "exit"; info: ExitInfo };
