@@ -11,11 +11,11 @@ export interface GateResponse {
   error?: { code: string; message: string };
 }
 
-let home = fileURLToPath(new URL("../../", import.meta.url));
+let defaultHome = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Runs lspgate from another checkout (`--lspgate DIR`), e.g. to compare before and after. */
+/** Runs lspgate from another checkout (`--lspgate DIR`) by default. */
 export function useCheckout(dir: string): void {
-  home = dir.endsWith("/") ? dir : dir + "/";
+  defaultHome = dir;
 }
 const encoder = new TextEncoder();
 
@@ -28,7 +28,9 @@ export class LspgateProcess {
   #nextId = 1;
   readonly done: Promise<void>;
 
-  constructor(readonly root: string, readonly sandbox: "none" | "auto") {
+  /** Starts lspgate on `root`; `home` is the checkout to run (default: this one). */
+  constructor(readonly root: string, readonly sandbox: "none" | "auto", home = defaultHome) {
+    home = home.endsWith("/") ? home : home + "/";
     this.#child = new Deno.Command(Deno.execPath(), {
       // The `deno task start` flags: read, env, run; no write, no net.
       args: [

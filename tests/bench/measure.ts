@@ -27,6 +27,8 @@ export interface Plan {
   manyFiles: number;
   /** Measure `--sandbox auto` too. */
   sandbox: boolean;
+  /** Another lspgate checkout measured beside this one (`--compare DIR`), and its label. */
+  compare?: { home: string; label: string };
 }
 
 /** Everything measured on one scenario. */
@@ -40,7 +42,13 @@ export interface ScenarioResult {
   cold?: Record<string, { definition: number[]; references: number[] }>;
   concurrent?: Record<string, { ms: number; ok: number }>;
   manyFiles?: Record<string, Record<string, number>>;
-  memory: { atRest?: number; underLoad?: number; sandboxAtRest?: number; serverDirect?: number };
+  memory: {
+    atRest?: number;
+    underLoad?: number;
+    sandboxAtRest?: number;
+    compareAtRest?: number;
+    serverDirect?: number;
+  };
   /** Wrong answers seen on the way (retried in warm-up). */
   notes: string[];
   soak?: { requests: number; seconds: number; rss: { n: number; mib: number }[] };
@@ -136,6 +144,7 @@ export async function measure(
     direct: await copyWorkspace(folder, scenario),
     gate: await copyWorkspace(folder, scenario),
     sandbox: plan.sandbox ? await copyWorkspace(folder, scenario) : undefined,
+    compare: plan.compare ? await copyWorkspace(folder, scenario) : undefined,
   };
   const target = await locate(roots.direct, { ...scenario.definition.expect, symbol: "" });
   const expected: Expected = {
@@ -149,7 +158,11 @@ export async function measure(
     const sandbox = roots.sandbox
       ? await GateSide.start(roots.sandbox, scenario, expected, "auto")
       : undefined;
-    sides.push(direct, gate, ...(sandbox ? [sandbox] : []));
+    const compare = roots.compare
+      ? await GateSide.start(roots.compare, scenario, expected, "none", plan.compare)
+      : undefined;
+    const gates = [gate, sandbox, compare].filter((side) => side !== undefined);
+    sides.push(direct, ...gates);
     result.serverVersion = [direct.client.serverInfo?.name, direct.client.serverInfo?.version]
       .filter(Boolean).join(" ") || undefined;
 
@@ -173,18 +186,16 @@ export async function measure(
           100,
         );
       })(),
-      ...[gate, sandbox].filter((s) => s !== undefined).map((side) =>
+      ...gates.map((side) =>
         until(`${side.label} definition`, () => side.definitionCorrect(), Boolean)
       ),
     ]);
-    for (const side of [gate, sandbox]) {
-      if (side) {
-        await until(
-          `${side.label} references`,
-          () => side.referenceCount(),
-          (n) => n >= expected.references,
-        );
-      }
+    for (const side of gates) {
+      await until(
+        `${side.label} references`,
+        () => side.referenceCount(),
+        (n) => n >= expected.references,
+      );
     }
     // Each action once, untimed; a wrong first answer is retried (and reported).
     for (const side of sides) {
@@ -237,12 +248,14 @@ export async function measure(
     await new Promise((resolve) => setTimeout(resolve, 500));
     result.memory.atRest = rssMiB(gate.pid);
     if (sandbox) result.memory.sandboxAtRest = rssMiB(sandbox.pid);
+    if (compare) result.memory.compareAtRest = rssMiB(compare.pid);
     result.memory.serverDirect = rssMiB(direct.serverPid);
 
     // Concurrent requests: all sent at once, each answer checked.
     result.concurrent = {};
-    let peak = 0;
-    for (const side of rotated([direct, gate], 1)) {
+    const loaded = [direct, gate, ...(compare ? [compare] : [])];
+    for (const side of rotated(loaded, 1)) {
+      let peak = 0;
       const sampler = side.pid
         ? setInterval(() => peak = Math.max(peak, rssMiB(side.pid!)), 10)
         : 0;
@@ -256,8 +269,8 @@ export async function measure(
       );
       clearInterval(sampler);
       result.concurrent[side.label] = { ms, ok };
+      if (side === gate) result.memory.underLoad = peak;
     }
-    result.memory.underLoad = peak;
 
     // Many files' diagnostics: all in one request versus one after another, after an edit to each.
     if (plan.manyFiles > 0) {
@@ -268,17 +281,23 @@ export async function measure(
         ["edited, pipelined", true, true],
         ["edited, one by one", true, false],
       ];
-      for (const [mode, edit, pipelined] of modes) {
-        for (const side of rotated([direct, gate], mode.length)) {
-          const root = side === direct ? roots.direct : roots.gate;
+      for (const [index, [mode, edit, pipelined]] of modes.entries()) {
+        for (const side of rotated(loaded, index)) {
           if (edit) {
             for (const file of files) {
-              await writeEdit(root, file, scenario.edit.errorLine(mode.length));
+              await writeEdit(side.root, file, scenario.edit.errorLine(100 + index));
             }
           }
-          (result.manyFiles[side.label] ??= {})[mode] = await timed(() =>
-            side.diagnoseMany(files, pipelined)
-          );
+          try {
+            (result.manyFiles[side.label] ??= {})[mode] = await timed(() =>
+              side.diagnoseMany(files, pipelined)
+            );
+          } catch (error) {
+            // Reported, not fatal: the other measurements of the scenario still stand.
+            const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+            result.notes.push(`${files.length}-file diagnostics, ${mode}: ${message}`);
+            log(`  ${side.label}: ${files.length}-file diagnostics, ${mode}: ${message}`);
+          }
         }
       }
       log(`  ${files.length}-file diagnostics done`);
@@ -289,7 +308,8 @@ export async function measure(
       const started = performance.now();
       const rss: { n: number; mib: number }[] = [{ n: 0, mib: rssMiB(gate.pid) }];
       const every = Math.max(1, Math.floor(plan.soak / 20));
-      const mix: Action[] = ["definition", "hover", "symbols", "references", "diagnostics"];
+      // Cheap queries, so lspgate's own work dominates (diagnostics wait on the server).
+      const mix: Action[] = ["definition", "hover", "symbols", "references"];
       let next = 0;
       const worker = async () => {
         while (next < plan.soak) {
@@ -311,10 +331,11 @@ export async function measure(
 
   // Cold start: fresh processes and fresh copies, alternating which side goes first.
   result.cold = {};
-  const kinds: ("direct" | "none" | "auto")[] = [
+  const kinds: ("direct" | "none" | "auto" | "compare")[] = [
     "direct",
     "none",
     ...(plan.sandbox ? ["auto" as const] : []),
+    ...(plan.compare ? ["compare" as const] : []),
   ];
   for (let run = 0; run < plan.coldRuns; run++) {
     for (const kind of rotated(kinds, run)) {
@@ -322,6 +343,8 @@ export async function measure(
       const t0 = performance.now();
       const side = kind === "direct"
         ? await DirectSide.start(root, scenario, expected)
+        : kind === "compare"
+        ? await GateSide.start(root, scenario, expected, "none", plan.compare)
         : await GateSide.start(root, scenario, expected, kind);
       try {
         await until(

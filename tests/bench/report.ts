@@ -15,22 +15,21 @@ export interface Overall {
 /** Prints one scenario's tables. */
 export function printScenario(result: ScenarioResult, log: (line: string) => void): void {
   const labels = Object.keys(result.actions.definition ?? {});
+  const others = labels.filter((l) => l !== "direct");
   const pad = (text: string, width: number) => text.padEnd(width);
-  const header = ["action".padEnd(18), ...labels.map((l) => pad(`${l} med / p95 ms`, 26))];
-  if (labels.includes("lspgate")) header.push("lspgate/direct");
-  if (labels.includes("lspgate+sandbox")) header.push("  sandbox/direct");
-  log("  " + header.join(""));
+  const width = 26;
+  log(
+    "  " + "action".padEnd(18) + labels.map((l) => pad(`${l} med / p95 ms`, width)).join("") +
+      others.map((l) => pad(`${l}/direct`, l.length + 9)).join(""),
+  );
   for (const action of ACTIONS) {
     const row = result.actions[action];
     if (!row) continue;
     const cells = labels.map((l) =>
-      pad(`${ms(row[l].median)} / ${ms(row[l].p95)} (n=${row[l].n})`, 26)
+      pad(`${ms(row[l].median)} / ${ms(row[l].p95)} (n=${row[l].n})`, width)
     );
-    const ratio = (l: string) => times(row[l]?.median / row.direct.median);
-    log(
-      "  " + action.padEnd(18) + cells.join("") + pad(ratio("lspgate"), 14) +
-        (row["lspgate+sandbox"] ? "  " + ratio("lspgate+sandbox") : ""),
-    );
+    const ratios = others.map((l) => pad(times(row[l].median / row.direct.median), l.length + 9));
+    log("  " + action.padEnd(18) + cells.join("") + ratios.join(""));
   }
   const diagnostics = result.actions.diagnostics;
   if (diagnostics?.lspgate && diagnostics.direct) {
@@ -64,6 +63,7 @@ export function printScenario(result: ScenarioResult, log: (line: string) => voi
   log(
     `  lspgate RSS at rest ${ms(m.atRest ?? NaN)} MiB, under load ${ms(m.underLoad ?? NaN)} MiB` +
       (m.sandboxAtRest ? `, sandboxed at rest ${ms(m.sandboxAtRest)} MiB` : "") +
+      (m.compareAtRest ? `, compared checkout at rest ${ms(m.compareAtRest)} MiB` : "") +
       `; the server itself (direct) ${ms(m.serverDirect ?? NaN)} MiB`,
   );
   if (result.soak) {

@@ -9,7 +9,8 @@
 //
 // Flags: --quick (under two minutes), --only NAME (scenario names containing it), --samples N,
 // --soak N, --no-sandbox (skip the `--sandbox auto` side), --lspgate DIR (run another checkout),
-// --out FILE (JSON; the full run writes .lspgate/bench/results.json by default).
+// --compare DIR (another checkout as one more side, e.g. before/after a change), --out FILE
+// (JSON; the full run writes .lspgate/bench/results.json by default).
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     soak: { type: "string" },
     "no-sandbox": { type: "boolean" },
     lspgate: { type: "string" },
+    compare: { type: "string" },
     out: { type: "string" },
   },
 });
@@ -46,10 +48,13 @@ const plan = (real: boolean, first: boolean): Plan => ({
   diagnosticsSamples: Math.max(3, Math.round(samples / (quick ? 3 : 2))),
   coldRuns: quick ? 2 : 3,
   concurrent: 200,
-  // One soak per run, on the first real workspace.
-  soak: first && real ? Number(values.soak ?? (quick ? 1_000 : 10_000)) : 0,
+  // One soak per run, on the first scenario.
+  soak: first ? Number(values.soak ?? (quick ? 1_000 : 10_000)) : 0,
   manyFiles: real && !quick ? 64 : 0,
   sandbox: !values["no-sandbox"] && (!quick || first),
+  compare: values.compare
+    ? { home: values.compare, label: `lspgate@${values.compare.split("/").filter(Boolean).pop()}` }
+    : undefined,
 });
 
 // --quick: the real workspaces of typescript-language-server and pyright; the full run: all.
@@ -85,10 +90,14 @@ for (const scenario of chosen) {
 
 const figures = overall(results);
 const seconds = (performance.now() - started) / 1000;
-log(
-  `\nsandbox (--sandbox auto): median ${figures.sandbox.medianRatio.toFixed(2)}× direct, ` +
-    `cold +${Math.round(figures.sandbox.coldExtraMs)} ms; run took ${seconds.toFixed(0)} s`,
-);
+log("");
+if (Number.isFinite(figures.sandbox.medianRatio)) {
+  log(
+    `sandbox (--sandbox auto): median ${figures.sandbox.medianRatio.toFixed(2)}× direct, ` +
+      `cold +${Math.round(figures.sandbox.coldExtraMs)} ms over the direct client`,
+  );
+}
+log(`run took ${seconds.toFixed(0)} s`);
 const out = values.out ??
   (quick
     ? undefined

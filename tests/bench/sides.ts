@@ -51,6 +51,8 @@ export async function locate(root: string, spot: Spot): Promise<Place> {
 /** A client under test. */
 export interface Side {
   label: string;
+  /** This side's own copy of the workspace. */
+  root: string;
   /** The process whose memory is lspgate's (none for the direct client). */
   pid?: number;
   /** Untimed set-up of sample `n` (writes the edit for diagnostics). */
@@ -246,18 +248,24 @@ export class GateSide implements Side {
     readonly root: string,
     readonly scenario: Scenario,
     readonly expected: Expected,
+    label?: string,
   ) {
-    this.label = gate.sandbox === "none" ? "lspgate" : "lspgate+sandbox";
+    this.label = label ?? (gate.sandbox === "none" ? "lspgate" : "lspgate+sandbox");
   }
 
-  /** Spawns lspgate on `root` (its first request starts the server). */
+  /**
+   * Spawns lspgate on `root` (its first request starts the server); `compare` runs another
+   * checkout under its own label instead.
+   */
   static async start(
     root: string,
     scenario: Scenario,
     expected: Expected,
     sandbox: "none" | "auto",
+    compare?: { home: string; label: string },
   ): Promise<GateSide> {
-    const side = new GateSide(new LspgateProcess(root, sandbox), root, scenario, expected);
+    const gate = new LspgateProcess(root, sandbox, compare?.home);
+    const side = new GateSide(gate, root, scenario, expected, compare?.label);
     side.#places = await places(root, scenario);
     return side;
   }
