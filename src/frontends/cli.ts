@@ -14,7 +14,8 @@ export interface CallOptions {
 
 // Fields whose values are parsed; every other known field stays a string ("new_name=123").
 const NUMBER_FIELDS = new Set(["line", "column", "end_line", "end_column", "timeout", "target"]);
-const BOOLEAN_FIELDS = new Set(["apply", "include_declaration"]);
+const JSON_FIELDS = new Set(["edits"]);
+const BOOLEAN_FIELDS = new Set(["apply", "include_declaration", "check", "if_clean"]);
 const LIST_FIELDS = new Set(["files"]);
 // payload stays a string too: the request action reads a JSON string as its params.
 const STRING_FIELDS = new Set([
@@ -95,6 +96,14 @@ function parseValue(key: string, raw: string): unknown {
   if (NUMBER_FIELDS.has(key)) return number ?? raw;
   const boolean = raw === "true" ? true : raw === "false" ? false : undefined;
   if (BOOLEAN_FIELDS.has(key)) return boolean ?? raw;
+  // `edits=[{...}]`, `payload={...}`: JSON given as such.
+  if (JSON_FIELDS.has(key) && /^[[{]/.test(raw)) {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
   // Fields we do not know (another tool's spellings such as `character`): a guess the session's
   // validation checks anyway.
   return number ?? boolean ?? raw;

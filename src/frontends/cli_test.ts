@@ -117,3 +117,22 @@ Deno.test("lspgate call: bad usage exits 2 with the usage line", async () => {
     /expected key=value, got `src\/main\.ts`\nusage: lspgate call ACTION/,
   );
 });
+
+Deno.test("parseCallArgs() reads check and if_clean as booleans and edits as JSON", () => {
+  assert.deepEqual(
+    parseCallArgs([
+      "diagnostics",
+      "file=a.ts",
+      'edits=[{"line":1,"column":1,"endLine":1,"endColumn":2,"newText":"x"}]',
+    ]),
+    {
+      action: "diagnostics",
+      file: "a.ts",
+      edits: [{ line: 1, column: 1, endLine: 1, endColumn: 2, newText: "x" }],
+    },
+  );
+  assert.deepEqual(
+    parseCallArgs(["rename", "file=a.ts", "check=true", "apply=true", "if_clean=false"]),
+    { action: "rename", file: "a.ts", check: true, apply: true, if_clean: false },
+  );
+});

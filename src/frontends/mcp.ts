@@ -67,6 +67,20 @@ const INPUT_SCHEMA = z.looseObject({
     "With apply: the preview's details.edit_hash. The edit is written only if it is still " +
       "exactly what was previewed; otherwise EDIT_CONFLICT and nothing is written.",
   ),
+  check: z.boolean().describe(
+    "rename, format, code_actions: also show the diagnostics the edit would add (nothing written).",
+  ),
+  if_clean: z.boolean().describe(
+    "With apply: write only if the edit adds no error; else applied: false with those errors.",
+  ),
+  content: z.string().describe(
+    "diagnostics (what-if): a proposed full text of the file; answers what the server would " +
+      "report for it and what is new or gone. The disk is never touched.",
+  ),
+  edits: z.array(z.record(z.string(), z.unknown())).describe(
+    "diagnostics (what-if): text edits against the current file ({line, column, endLine, " +
+      "endColumn, newText}, 1-based code points) instead of content.",
+  ),
   include_declaration: z.boolean().describe(
     "references: include the declaration itself (default true).",
   ),
