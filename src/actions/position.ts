@@ -12,6 +12,8 @@ import type { ActionContext } from "./types.ts";
 import { type FlatSymbol, flattenSymbols, matchQuery, qualifiedName } from "./symbol_tree.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { positionFromTree } from "./syntax_only.ts";
+import { analyzeSyntax, type OutlineSymbol } from "../syntax/mod.ts";
+import { syntaxLanguageOf } from "../syntax/languages.ts";
 
 /** A position the caller asked about, on both sides of the conversion. */
 export interface ResolvedPosition {
@@ -128,6 +130,21 @@ async function positionOfQuery(
       { query },
     );
   }
+  if (!options.unique) {
+    // The syntax tree answers a query that names one symbol without a round trip to the server.
+    // A write asks the server (its symbols are the ones a rename acts on), and so does a query the
+    // tree finds no single answer for (the server may know locals the outline leaves out).
+    const found = await uniqueInTree(doc, query);
+    if (found) {
+      return {
+        line: found.line,
+        column: found.column,
+        server: toServerPosition(doc.lines, found, doc.encoding),
+        label: `\`${query}\` (${doc.rel}:${found.line}:${found.column})`,
+        word: found.name,
+      };
+    }
+  }
   const raw = await ask<proto.DocumentSymbol[] | proto.SymbolInformation[] | null>(
     context,
     doc.client,
@@ -180,6 +197,45 @@ async function positionOfQuery(
     label: `\`${query}\` (${doc.rel}:${agent.line}:${agent.column})`,
     word: found.name.split("::").pop()!.replace(/\(.*$/, ""),
   };
+}
+
+/**
+ * The one symbol `query` names in the file's syntax outline (matched as server symbols are), or
+ * undefined: no grammar, no match, several, or a name not where the outline says.
+ */
+export async function uniqueInTree(
+  doc: Pick<QueryDocument, "rel" | "uri" | "lines">,
+  query: string,
+): Promise<{ line: number; column: number; name: string } | undefined> {
+  const language = syntaxLanguageOf(doc.rel);
+  if (!language) return undefined;
+  let outline: OutlineSymbol[];
+  try {
+    outline = (await analyzeSyntax(language, doc.lines.text)).symbols;
+  } catch {
+    // No parser here (or it gave up): the server answers.
+    return undefined;
+  }
+  const flat: FlatSymbol[] = outline.map((s) => {
+    const start = { line: s.line - 1, character: s.column - 1 };
+    const range = { start, end: start };
+    return {
+      name: s.name,
+      kind: 0,
+      uri: doc.uri,
+      range,
+      selection: range,
+      container: s.container,
+      depth: s.depth,
+    };
+  });
+  const { matches } = matchQuery(flat, query);
+  if (matches.length !== 1) return undefined;
+  const { line, character } = matches[0].selection.start;
+  const name = matches[0].name;
+  // The name must be where the outline puts it (code points on that line).
+  const text = [...doc.lines.line(line)].slice(character, character + [...name].length).join("");
+  return text === name ? { line: line + 1, column: character + 1, name } : undefined;
 }
 
 /** A symbol as an error or a note lists it: dotted name, kind, where. */
