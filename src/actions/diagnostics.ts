@@ -79,26 +79,40 @@ export const diagnosticsAction: ActionDef = defineAction({
         severity: input.severity,
       });
     }
-    const { targets, truncated, single } = await expandTargets(context, input);
+    const { targets, truncated, single, notSwept } = await expandTargets(context, input);
     const results = single
       ? [await checkFile(context, targets[0] as string, timeoutMs, minimum)]
       : await mapBounded(targets, CONCURRENCY, async (target) => {
         if (typeof target !== "string") return target;
         return await fileDiagnostics(context, target, timeoutMs, minimum);
       });
-    const answer = render(results, { single, truncated, severity: input.severity });
-    return withSyntaxNote(answer, results);
+    const answer = withSyntaxNote(
+      render(results, { single, truncated, severity: input.severity }),
+      results,
+    );
+    // "Don't know" is never "nothing": files the sweep left out are said, with why.
+    if (notSwept.length === 0) return answer;
+    const said = notSwept.map((n) => `${n.files} ${n.extension} (${n.reason})`).join(", ");
+    return {
+      text: `${answer.text}\nNot checked: ${said}.`,
+      details: { ...answer.details, notChecked: notSwept },
+    };
   },
 });
 
 async function expandTargets(
   context: ActionContext,
   input: { file?: string; files?: string[] },
-): Promise<{ targets: (string | FileDiagnostics)[]; truncated: boolean; single: boolean }> {
-  if (input.files) return { targets: input.files, truncated: false, single: false };
+): Promise<{
+  targets: (string | FileDiagnostics)[];
+  truncated: boolean;
+  single: boolean;
+  notSwept: { extension: string; files: number; reason: string }[];
+}> {
+  if (input.files) return { targets: input.files, truncated: false, single: false, notSwept: [] };
   const file = input.file!;
   const isGlob = file === "*" || /[*?[{]/.test(file);
-  if (!isGlob) return { targets: [file], truncated: false, single: true };
+  if (!isGlob) return { targets: [file], truncated: false, single: true, notSwept: [] };
   // Files a language server handles; a linter alone (biome on .json) does not make a target.
   // The workspace-wide sweep leaves out configuration data and servers that are not installed.
   const extensions = new Set(
@@ -121,7 +135,29 @@ async function expandTargets(
       message: `no language server handles ${extensionOf(path) || "this file type"}`,
     });
   }
-  return { targets, truncated: handled.length > limit || found.truncated, single: false };
+  // The sweep's leftovers: files a language server would handle, but whose server is not here.
+  const notSwept = new Map<string, { extension: string; files: number; reason: string }>();
+  if (file === "*") {
+    const languageAdapters = context.manager.options.adapters.filter((a) =>
+      a.kind !== "linter" && !context.manager.options.serverConfig?.[a.id]?.disabled
+    );
+    for (const path of found.paths) {
+      const extension = extensionOf(path);
+      if (extensions.has(extension)) continue;
+      const adapter = languageAdapters.find((a) => extension in a.languages);
+      if (!adapter || adapter.workspaceDiagnostics === false) continue;
+      const entry = notSwept.get(extension) ??
+        { extension, files: 0, reason: `${adapter.id} is not installed` };
+      entry.files++;
+      notSwept.set(extension, entry);
+    }
+  }
+  return {
+    targets,
+    truncated: handled.length > limit || found.truncated,
+    single: false,
+    notSwept: [...notSwept.values()],
+  };
 }
 
 /** One file's diagnostics; errors (outside, missing, no server) are thrown. */
