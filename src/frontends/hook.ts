@@ -41,6 +41,8 @@ export type HookFileResult = FileDiagnostics & { syntaxOnly?: boolean; reason?: 
 
 const MAX_FILES_PER_REQUEST = 64;
 const MAX_IMPORTERS = 16;
+// How long importers may take after the edited files have answered.
+const IMPORTER_GRACE_MS = 300;
 const MAX_REPORT_LINES = 60;
 const MAX_MESSAGE_LINES = 4;
 const MAX_MESSAGE_CHARS = 400;
@@ -152,12 +154,19 @@ async function check(
     return report;
   }
   const { files, unchecked } = await filesToCheck(session, payload.files);
-  const results = await diagnosticsOf(session, files);
-  if (typeof results === "string") return results;
-  // The files that import an edited one, checked in the time left: an edit that breaks a caller
-  // elsewhere is reported (its errors the hook has not reported before in this session).
+  // The files that import an edited one, asked beside it: an edit that breaks a caller elsewhere
+  // is reported (its errors the hook has not reported before in this session). Each importer is
+  // asked on its own, and the ones not answered shortly after the edited files are left out:
+  // a broken caller answers fast, a clean one may only be confirmed after a server's quiet window.
   const left = (options.deadlineMs ?? DEADLINE_MS) - (performance.now() - started) - 100;
-  const importers = left > 0 ? await importersOf(session, files, left) : [];
+  let editedDone!: () => void;
+  const edited = new Promise<void>((resolve) => editedDone = resolve);
+  const grace = edited.then(() => new Promise<void>((r) => setTimeout(r, IMPORTER_GRACE_MS)));
+  const importersTask = left > 0 ? importersOf(session, files, left, grace) : Promise.resolve([]);
+  const results = await diagnosticsOf(session, files);
+  editedDone();
+  const importers = await importersTask;
+  if (typeof results === "string") return results;
   const reported = { ...(turn?.reported ?? {}) };
   const fresh: HookFileResult[] = [];
   for (const result of importers) {
@@ -194,13 +203,14 @@ async function diagnosticsOf(session: Gate, files: string[]): Promise<HookFileRe
 }
 
 /**
- * The diagnostics of the files importing `files` (see findImporters), within `withinMs`; what is
- * not ready by then is left out (the edited files' own report is not held up for them).
+ * The diagnostics (errors) of the files importing `files` (see findImporters), each asked on its
+ * own; what has not answered within `withinMs`, or once `enough` settles, is cancelled and left out.
  */
 async function importersOf(
   session: Gate,
   files: string[],
   withinMs: number,
+  enough: Promise<void>,
 ): Promise<HookFileResult[]> {
   const found = new Set<string>();
   for (const file of files) {
@@ -212,27 +222,23 @@ async function importersOf(
     }
   }
   if (found.size === 0) return [];
+  const answered: HookFileResult[] = [];
+  const pending = new Set<string>();
+  const asked = [...found].map(async (file) => {
+    const id = `hook-importer-${crypto.randomUUID()}`;
+    pending.add(id);
+    const response = await session.handle({ id, action: "diagnostics", file, severity: "error" });
+    pending.delete(id);
+    if (response.ok) answered.push(...(response.details.files ?? []) as HookFileResult[]);
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), withinMs);
-  });
-  const id = `hook-importers-${crypto.randomUUID()}`;
-  const asked = session.handle({
-    id,
-    action: "diagnostics",
-    files: [...found].slice(0, MAX_FILES_PER_REQUEST),
-    severity: "error",
-  });
-  try {
-    const response = await Promise.race([asked, late]);
-    if (!response) {
-      await session.handle({ id: `${id}-cancel`, action: "cancel", target: id });
-      return [];
-    }
-    return response.ok ? (response.details.files ?? []) as HookFileResult[] : [];
-  } finally {
-    clearTimeout(timer);
-  }
+  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, withinMs));
+  await Promise.race([Promise.all(asked), enough, late]);
+  clearTimeout(timer);
+  await Promise.all(
+    [...pending].map((id) => session.handle({ id: `${id}-cancel`, action: "cancel", target: id })),
+  );
+  return answered.filter((r) => r.status === "ok");
 }
 
 function signature(d: DiagnosticView): string {
