@@ -61,7 +61,13 @@ async function install(program: string, args: string[]): Promise<void> {
  * PATH that finds them all.
  */
 export async function ensureServers(): Promise<string> {
-  const bins = [join(TOOLS_DIR, "node_modules", ".bin"), join(TOOLS_DIR, "bin")];
+  // pip --prefix puts scripts in <prefix>/bin, or <prefix>/local/bin where Debian's Python scheme
+  // applies (seen on a fresh machine): both are searched.
+  const bins = [
+    join(TOOLS_DIR, "node_modules", ".bin"),
+    join(TOOLS_DIR, "bin"),
+    join(TOOLS_DIR, "local", "bin"),
+  ];
   for (const server of TEST_SERVERS) {
     if (server.folder) bins.push(join(TOOLS_DIR, server.folder, "node_modules", ".bin"));
   }

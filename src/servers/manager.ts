@@ -502,15 +502,17 @@ export class ServerManager {
    */
   async #checkProgram(entry: ServerEntry, command: ServerCommand): Promise<void> {
     const [program] = command.command;
-    const found = program.includes("/")
-      ? program
-      : await onPath(program, this.options.workspace);
+    const found = program.includes("/") ? program : await onPath(program, this.options.workspace);
     let executable = false;
     if (found) {
       try {
         const info = await Deno.stat(found);
         executable = info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-      } catch {
+      } catch (error) {
+        // Not ours to look at (no --allow-read there): the spawn says what Deno allows.
+        const denied = error instanceof Deno.errors.NotCapable ||
+          error instanceof Deno.errors.PermissionDenied;
+        if (denied) return;
         executable = false;
       }
     }
