@@ -72,7 +72,7 @@ export async function serverPath(workspace: string): Promise<string | undefined>
 /**
  * lspgate's own tools folders, where `lspgate` installs servers for its user: `$LSPGATE_TOOLS_DIR`,
  * `$XDG_DATA_HOME/lspgate/tools` (default `~/.local/share/lspgate/tools`) and `.lspgate/tools` in
- * lspgate's checkout; each searched in `bin/` and `node_modules/.bin/`.
+ * lspgate's checkout; each searched in `bin/`, `node_modules/.bin/` and `local/bin/`.
  */
 export function toolsFolders(): string[] {
   const roots: string[] = [];
@@ -82,7 +82,12 @@ export function toolsFolders(): string[] {
   const data = env("XDG_DATA_HOME") || (home ? join(home, ".local", "share") : undefined);
   if (data) roots.push(join(data, "lspgate", "tools"));
   roots.push(join(lspgateHome(), ".lspgate", "tools"));
-  return roots.flatMap((root) => [join(root, "bin"), join(root, "node_modules", ".bin")]);
+  // `pip install --prefix` puts scripts in bin/, or local/bin/ under Debian's Python scheme.
+  return roots.flatMap((root) => [
+    join(root, "bin"),
+    join(root, "node_modules", ".bin"),
+    join(root, "local", "bin"),
+  ]);
 }
 
 /** lspgate's own folder (where mod.ts is). */
