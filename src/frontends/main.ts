@@ -469,7 +469,7 @@ export async function main(args: string[]): Promise<number> {
       }
       case "permissions": {
         const { printPermissions } = await import("./permissions_cmd.ts");
-        return await printPermissions(flags);
+        return await printPermissions(flags, flags.json);
       }
       default:
         throw new UsageError(

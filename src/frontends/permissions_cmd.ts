@@ -3,6 +3,8 @@ import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
 import { configureServers } from "../servers/custom_adapter.ts";
+import { socketFolder } from "../daemon/socket_path.ts";
+import { daemonAddress } from "../daemon/start.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
 import { type GlobalFlags, sandboxFor, trustedRootsOf } from "./main.ts";
 
@@ -12,6 +14,10 @@ export interface DenoPermissions {
   write: string[];
   run: string[];
   env: string[];
+  /** System information read: `uid` names and checks the daemon's private folder. */
+  sys: string[];
+  /** Only the daemon's Unix socket (`unix:PATH`), never the network. */
+  net: string[];
   notes: string[];
 }
 
@@ -98,9 +104,36 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   notes.push(`servers sandboxed: ${sandbox.label}`);
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.
   read.add(lspgateHome());
+  const write = flags.allowMutations ? [workspace.path] : [];
+  const net: string[] = [];
+  if (flags.daemon === "on") {
+    // Attaching to the workspace's daemon opens its socket, which Deno grants as read and write
+    // of the private socket folder (nothing of the workspace).
+    const folder = await socketFolder();
+    const { socketPath } = await daemonAddress({
+      root: flags.root,
+      config: flags.config,
+      sandbox: flags.sandbox,
+      trust: flags.trust,
+    });
+    read.add(folder);
+    write.push(folder);
+    net.push(`unix:${socketPath}`);
+    notes.push(
+      `--daemon: read and write of ${folder} and net for its socket alone (no network), only ` +
+        "to reach the workspace's daemon",
+    );
+  } else {
+    notes.push(
+      "call and hook answer in-process under these flags (no grant for the daemon's socket); " +
+        "add --daemon to print the flags that let them share the workspace's warm daemon",
+    );
+  }
   return {
     read: [...read].sort(),
-    write: flags.allowMutations ? [workspace.path] : [],
+    write,
+    sys: flags.daemon === "on" ? ["uid"] : [],
+    net,
     run: [...run].sort(),
     env: ENV_READ,
     notes,
@@ -129,11 +162,14 @@ export function denoRunCommand(permissions: DenoPermissions, flags: GlobalFlags)
   if (permissions.write.length) args.push(`--allow-write=${permissions.write.join(",")}`);
   if (permissions.run.length) args.push(`--allow-run=${permissions.run.join(",")}`);
   args.push(`--allow-env=${permissions.env.join(",")}`);
+  if (permissions.sys.length) args.push(`--allow-sys=${permissions.sys.join(",")}`);
+  if (permissions.net.length) args.push(`--allow-net=${permissions.net.join(",")}`);
   args.push(join(lspgateHome(), "mod.ts"));
   args.push("--root", flags.root, "--role", flags.role);
   if (flags.allowMutations) args.push("--allow-mutations");
   if (flags.sandbox !== "auto") args.push("--sandbox", flags.sandbox);
   if (flags.trust) args.push("--trust");
+  if (flags.daemon === "on") args.push("--daemon");
   return args;
 }
 
@@ -156,7 +192,8 @@ export async function printPermissions(flags: GlobalFlags, json = false): Promis
           write: permissions.write.length ? permissions.write : false,
           run: permissions.run,
           env: permissions.env,
-          net: false,
+          sys: permissions.sys.length ? permissions.sys : false,
+          net: permissions.net.length ? permissions.net : false,
         },
       },
     },

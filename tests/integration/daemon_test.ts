@@ -208,3 +208,48 @@ Deno.test('JSON lines with --daemon and "progress": true: progress lines come be
     await cleanup();
   }
 });
+
+Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints reaches the warm daemon, and writes nothing", async () => {
+  const { ws, runtime, run, cleanup } = await setup();
+  try {
+    assert.equal((await run(["daemon", "start"])).code, 0);
+    const printed = await run(["permissions", "--role", "subagent", "--daemon", "--json"]);
+    const { command } = JSON.parse(printed.stdout) as { command: string[] };
+    const write = command.find((a) => a.startsWith("--allow-write="));
+    assert.equal(write, `--allow-write=${join(runtime, "lspgate")}`);
+    assert.ok(command.some((a) => /^--allow-net=unix:.*\.sock$/.test(a)), command.join(" "));
+    const [, ...args] = command;
+    const child = new Deno.Command(Deno.execPath(), {
+      args,
+      env: { XDG_RUNTIME_DIR: runtime },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const hover = { id: 1, action: "hover", file: "src/main.ts", line: 1, column: 10 };
+    const rename = {
+      id: 2,
+      action: "rename",
+      file: "src/greet.ts",
+      line: 2,
+      column: 17,
+      new_name: "x",
+      apply: true,
+    };
+    await writer.write(
+      new TextEncoder().encode(JSON.stringify(hover) + "\n" + JSON.stringify(rename) + "\n"),
+    );
+    await writer.close();
+    const out = await child.output();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(new TextDecoder().decode(out.stderr).includes("serving in-process"), false);
+    assert.equal(lines.find((l) => l.id === 1).ok, true);
+    assert.equal(lines.find((l) => l.id === 2).error.code, "ACTION_NOT_ALLOWED");
+    const daemon = JSON.parse((await run(["daemon", "status"])).stdout);
+    assert.equal(daemon.requests, 2, "both went through the daemon");
+    assert.match(await ws.read("src/greet.ts"), /export function greet\(/);
+  } finally {
+    await cleanup();
+  }
+});
