@@ -33,6 +33,7 @@ export class DirectClient {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   readonly #versions = new Map<string, number>();
+  readonly #texts = new Map<string, string>();
   readonly #pushed = new Map<string, { version?: number; count: number; seq: number }>();
   readonly #pushWaiters = new Set<() => void>();
   readonly #progress = new Set<string | number>();
@@ -107,7 +108,18 @@ export class DirectClient {
   /** Opens a document with its text (version 1). */
   open(uri: string, languageId: string, text: string): void {
     this.#versions.set(uri, 1);
+    this.#texts.set(uri, text);
     this.notify("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
+  }
+
+  /** The text the server has for an open document. */
+  textOf(uri: string): string | undefined {
+    return this.#texts.get(uri);
+  }
+
+  /** The diagnostics count of the last push for a document, if any. */
+  lastPush(uri: string): number | undefined {
+    return this.#pushed.get(uri)?.count;
   }
 
   /** True when the document is open. */
@@ -119,6 +131,7 @@ export class DirectClient {
   change(uri: string, text: string): number {
     const version = (this.#versions.get(uri) ?? 0) + 1;
     this.#versions.set(uri, version);
+    this.#texts.set(uri, text);
     this.notify("textDocument/didChange", {
       textDocument: { uri, version },
       contentChanges: [{ text }],
@@ -135,7 +148,7 @@ export class DirectClient {
    * The diagnostics count of an open document's current version: pulled where the server offers
    * it, else the first push after `since` (for the current version where the server gives one).
    */
-  async diagnostics(uri: string, since: number): Promise<number> {
+  async diagnostics(uri: string, since: number, timeoutMs = 60_000): Promise<number> {
     if (this.#pulls) {
       const report = await this.request<{ items?: unknown[] }>("textDocument/diagnostic", {
         textDocument: { uri },
@@ -143,6 +156,7 @@ export class DirectClient {
       return report?.items?.length ?? 0;
     }
     const version = this.#versions.get(uri);
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const pushed = this.#pushed.get(uri);
       if (
@@ -151,7 +165,14 @@ export class DirectClient {
       ) {
         return pushed.count;
       }
-      await new Promise<void>((resolve) => this.#pushWaiters.add(resolve));
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`no diagnostics for ${uri} v${version} in ${timeoutMs} ms`);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await new Promise<void>((resolve) => {
+        this.#pushWaiters.add(resolve);
+        timer = setTimeout(resolve, left);
+      });
+      clearTimeout(timer);
     }
   }
 

@@ -59,11 +59,25 @@ export class LspgateProcess {
     return this.#child.pid;
   }
 
-  /** Sends one request (an id is added) and resolves with its response line. */
-  request(request: Record<string, unknown>): Promise<GateResponse> {
+  /**
+   * Sends one request (an id is added) and resolves with its response line; a response that
+   * never comes is an error after `timeoutMs`, so that a hang cannot stall the benchmark.
+   */
+  request(request: Record<string, unknown>, timeoutMs = 120_000): Promise<GateResponse> {
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        resolve({
+          id,
+          ok: false,
+          error: { code: "BENCH_TIMEOUT", message: `no answer in ${timeoutMs} ms` },
+        });
+      }, timeoutMs);
+      this.#pending.set(id, (response) => {
+        clearTimeout(timer);
+        resolve(response);
+      });
       this.#writer.write(encoder.encode(JSON.stringify({ id, ...request }) + "\n"));
     });
   }
