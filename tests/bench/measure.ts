@@ -47,6 +47,8 @@ export interface ScenarioResult {
     underLoad?: number;
     sandboxAtRest?: number;
     compareAtRest?: number;
+    /** Servers lspgate had running when `atRest` was measured (a workspace search starts all). */
+    servers?: number;
     serverDirect?: number;
   };
   /** Wrong answers seen on the way (retried in warm-up). */
@@ -247,6 +249,9 @@ export async function measure(
     // Memory at rest: lspgate's whole process (its Workers are threads of it).
     await new Promise((resolve) => setTimeout(resolve, 500));
     result.memory.atRest = rssMiB(gate.pid);
+    const status = await gate.ask({ action: "status" });
+    result.memory.servers = ((status.details?.servers ?? []) as { state?: string }[])
+      .filter((s) => s.state === "ready").length;
     if (sandbox) result.memory.sandboxAtRest = rssMiB(sandbox.pid);
     if (compare) result.memory.compareAtRest = rssMiB(compare.pid);
     result.memory.serverDirect = rssMiB(direct.serverPid);

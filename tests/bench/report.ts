@@ -61,7 +61,8 @@ export function printScenario(result: ScenarioResult, log: (line: string) => voi
   }
   const m = result.memory;
   log(
-    `  lspgate RSS at rest ${ms(m.atRest ?? NaN)} MiB, under load ${ms(m.underLoad ?? NaN)} MiB` +
+    `  lspgate RSS at rest ${ms(m.atRest ?? NaN)} MiB (${m.servers ?? "?"} server(s) running), ` +
+      `under load ${ms(m.underLoad ?? NaN)} MiB` +
       (m.sandboxAtRest ? `, sandboxed at rest ${ms(m.sandboxAtRest)} MiB` : "") +
       (m.compareAtRest ? `, compared checkout at rest ${ms(m.compareAtRest)} MiB` : "") +
       `; the server itself (direct) ${ms(m.serverDirect ?? NaN)} MiB`,
@@ -111,9 +112,19 @@ export function overall(results: ScenarioResult[]): Overall {
     medianRatio: median(ratios.map((r) => r.ratio)),
     worst,
     coldExtraMs: coldExtra("lspgate"),
-    rssMiB: Math.max(...results.map((r) => r.memory.atRest ?? 0)),
+    // With one server where a scenario had just one running; else the smallest count seen.
+    rssMiB: Math.max(
+      ...results.filter((r) => r.memory.servers === fewestServers(results)).map((r) =>
+        r.memory.atRest ?? 0
+      ),
+    ),
     sandbox: { medianRatio: median(sandboxRatios), coldExtraMs: coldExtra("lspgate+sandbox") },
   };
+}
+
+function fewestServers(results: ScenarioResult[]): number | undefined {
+  const counts = results.map((r) => r.memory.servers).filter((n) => n !== undefined);
+  return counts.length ? Math.min(...counts) : undefined;
 }
 
 /** `overhead: median X.XX× raw (worst ACTION Y.YY×), cold +N ms, RSS M MB`. */
