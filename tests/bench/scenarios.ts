@@ -43,6 +43,7 @@ export const CACHE = fileURLToPath(new URL("../../.lspgate/bench/cache/", import
 const tsError = (n: number) => `export const lspgateBench${n}: number = "${n}";`;
 const pyError = (n: number) => `lspgate_bench_${n}: int = "${n}"`;
 const cError = (n: number) => `int lspgate_bench_${n} = lspgate_undeclared_${n};`;
+const goError = (n: number) => `var lspgateBench${n} int = "${n}"`;
 
 /** Every scenario the full run knows, fixtures first. */
 export const SCENARIOS: Scenario[] = [
@@ -195,6 +196,26 @@ export const SCENARIOS: Scenario[] = [
     outline: "src/counts.c",
     workspaceQuery: "point",
     edit: { file: "src/counts.c", errorLine: cError },
+  },
+  {
+    name: "gopls/fixture",
+    server: "gopls",
+    languageId: "go",
+    real: false,
+    source: "tests/fixtures/go (3 files)",
+    folder: () => Promise.resolve(join(FIXTURES, "go")),
+    extension: ".go",
+    definition: {
+      file: "main.go",
+      line: "message := greet.Greet(",
+      symbol: "Greet",
+      expect: { file: "greet/greet.go", line: "func Greet(" },
+    },
+    references: { file: "greet/greet.go", line: "func Greet(", symbol: "Greet" },
+    hover: { file: "main.go", line: "greet.Dog{Name", symbol: "Speak" },
+    outline: "greet/greet.go",
+    workspaceQuery: "Speak",
+    edit: { file: "greet/greet.go", errorLine: goError },
   },
   {
     name: "clangd/brotli",
