@@ -62,6 +62,9 @@ export const clangdAdapter: Adapter = {
   installHint,
   readiness: "progress",
   indexProgressToken: "backgroundIndexProgress",
+  // clangd publishes nothing for a didChange with identical text: after another file changed, a
+  // document is checked again by closing and opening it (which clangd always answers).
+  recheckByReopen: true,
   // clangd before 16 negotiates encodings only through this extension of its own.
   extraCapabilities: { offsetEncoding: ["utf-32", "utf-8", "utf-16"] },
   async resolve({ root, workspace, configuredCommand, trusted }) {

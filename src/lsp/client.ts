@@ -62,6 +62,11 @@ export interface ClientOptions {
    * (bash-language-server's "BackgroundAnalysis: Completed"). Readiness then waits for it.
    */
   readyLogMessage?: string;
+  /**
+   * Check a document again after another file changed by closing and opening it, not by sending
+   * its unchanged text: clangd publishes nothing for a didChange with identical text.
+   */
+  recheckByReopen?: boolean;
 }
 
 /** A pushed or pulled diagnostics set, raw from the server. */
@@ -407,10 +412,17 @@ export class LspClient {
     const doc = text === undefined ? undefined : this.documents.touch(uri);
     if (!doc) return;
     this.#synced.set(uri, { told: Infinity, at: Infinity });
-    await this.notify("textDocument/didChange", {
-      textDocument: { uri, version: doc.version },
-      contentChanges: [{ text }],
-    });
+    if (this.options.recheckByReopen) {
+      await this.notify("textDocument/didClose", { textDocument: { uri } });
+      await this.notify("textDocument/didOpen", {
+        textDocument: { uri, languageId: doc.languageId, version: doc.version, text },
+      });
+    } else {
+      await this.notify("textDocument/didChange", {
+        textDocument: { uri, version: doc.version },
+        contentChanges: [{ text }],
+      });
+    }
     this.#synced.set(uri, this.#tell());
   }
 

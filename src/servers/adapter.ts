@@ -103,6 +103,8 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
+  /** See ClientOptions.recheckByReopen: servers silent on a didChange with identical text. */
+  recheckByReopen?: boolean;
   /** See ClientOptions.readiness. */
   readiness: "immediate" | "progress";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */

@@ -467,6 +467,7 @@ export class ServerManager {
         extraCapabilities: entry.adapter.extraCapabilities,
         quiescentNotification: entry.adapter.quiescentNotification,
         readyLogMessage: entry.adapter.readyLogMessage,
+        recheckByReopen: entry.adapter.recheckByReopen,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false

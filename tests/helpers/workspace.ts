@@ -16,7 +16,8 @@ export type FixtureName =
   | "css"
   | "html"
   | "yaml"
-  | "dockerfile";
+  | "dockerfile"
+  | "c";
 
 /** A fixture copied to a fresh temporary folder, with text-match helpers over its files. */
 export class TempWorkspace implements AsyncDisposable {
