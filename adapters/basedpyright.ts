@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
-import { pyrightAdapter, userInterpreter } from "./pyright.ts";
+import { PYRIGHT_FILES_LISTED, pyrightAdapter, userInterpreter } from "./pyright.ts";
 
 const installHint = "Install basedpyright: `pip install basedpyright` (or `npm install -g " +
   "basedpyright` where pyright is not installed globally: both claim `pyright-langserver`).";
@@ -19,10 +19,13 @@ export const basedpyrightAdapter: Adapter = {
   // Below pyright: when both are installed, pyright serves unless the user prefers this one.
   priority: pyrightAdapter.priority - 1,
   installHint,
-  readiness: "immediate",
+  // As pyright: other files are searched only once it has logged their listing.
+  readiness: "progress",
+  readinessScope: "workspace",
+  readyLogMessage: PYRIGHT_FILES_LISTED,
   settings: {
     basedpyright: {
-      analysis: { autoSearchPaths: true, diagnosticMode: "openFilesOnly" },
+      analysis: { logLevel: "Information", autoSearchPaths: true, diagnosticMode: "openFilesOnly" },
     },
   },
   async installed({ workspace }) {

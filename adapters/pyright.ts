@@ -3,6 +3,9 @@ import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
+/** pyright's log line once it has listed the workspace's source files. */
+export const PYRIGHT_FILES_LISTED = "^(Found \\d+ source files?|No source files found)";
+
 /** pyright, from PATH or lspgate's tools folder (a trusted root's node_modules first). */
 export const pyrightAdapter: Adapter = {
   id: "pyright",
@@ -17,10 +20,17 @@ export const pyrightAdapter: Adapter = {
   ],
   priority: 10,
   installHint: "Install pyright: `npm install -g pyright` (or `pip install pyright`).",
-  readiness: "immediate",
+  // It answers about a file and what it imports at once, but lists the workspace's other files
+  // after `initialized` (after running the interpreter for its search paths) and says when only
+  // in a log line: until then references and workspace symbols miss the files not open.
+  readiness: "progress",
+  readinessScope: "workspace",
+  readyLogMessage: PYRIGHT_FILES_LISTED,
   settings: {
     python: {
       analysis: {
+        // "Information": the file listing's end is logged at that level.
+        logLevel: "Information",
         autoSearchPaths: true,
         useLibraryCodeForTypes: true,
         diagnosticMode: "openFilesOnly",

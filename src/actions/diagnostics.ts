@@ -212,7 +212,7 @@ export async function diagnose(
     })),
   ];
   const results = await Promise.all(sources.map(async (source) => {
-    await waitForProject(context, source.client);
+    await waitForProject(context, source.client, "file");
     return {
       source,
       raw: await source.client.diagnostics(source.uri, timeoutMs, context.signal),

@@ -54,7 +54,7 @@ const renameAction = defineAction({
       if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
       // A query naming several symbols may be previewed (the first, with a note), never applied.
       const position = await resolvePosition(context, doc, input, { unique: input.apply });
-      await waitForProject(context, doc.client);
+      await waitForProject(context, doc.client, "workspace");
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -104,7 +104,7 @@ const renameFileAction = defineAction({
       const newUri = context.workspace.toUri(target);
       let edit: proto.WorkspaceEdit | null = null;
       if (doc.client.supports("workspace/willRenameFiles")) {
-        await waitForProject(context, doc.client);
+        await waitForProject(context, doc.client, "workspace");
         edit = await ask<proto.WorkspaceEdit | null>(
           context,
           doc.client,
@@ -208,7 +208,7 @@ const codeActionsAction = defineAction({
           doc.encoding,
         )
         : start.server;
-      await waitForProject(context, doc.client);
+      await waitForProject(context, doc.client, "file");
       const range = { start: start.server, end };
       const diagnostics = await doc.client.diagnostics(doc.uri, context.timeoutMs, context.signal);
       const overlapping = diagnostics.items.filter((d) =>

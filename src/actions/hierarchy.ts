@@ -88,7 +88,7 @@ async function callHierarchy(
   const method = "textDocument/prepareCallHierarchy";
   if (!doc.client.supports(method)) return notSupported(action, doc.server, method);
   const position = await resolvePosition(context, doc, input);
-  const ready = await waitForProject(context, doc.client);
+  const ready = await waitForProject(context, doc.client, "workspace");
   const items = await ask<proto.CallHierarchyItem[] | null>(context, doc.client, method, {
     textDocument: { uri: doc.uri },
     position: position.server,
@@ -177,7 +177,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
         const method = "textDocument/prepareTypeHierarchy";
         if (!doc.client.supports(method)) return notSupported(name, doc.server, method);
         const position = await resolvePosition(context, doc, input);
-        const ready = await waitForProject(context, doc.client);
+        const ready = await waitForProject(context, doc.client, "workspace");
         const items = await ask<proto.TypeHierarchyItem[] | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,

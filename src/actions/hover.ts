@@ -22,7 +22,7 @@ export const hoverAction: ActionDef = defineAction({
       const method = "textDocument/hover";
       if (!doc.client.supports(method)) return notSupported("hover", doc.server, method);
       const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client);
+      const ready = await waitForProject(context, doc.client, "file");
       const hover = await ask<proto.Hover | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -54,7 +54,7 @@ export const signatureAction: ActionDef = defineAction({
       const method = "textDocument/signatureHelp";
       if (!doc.client.supports(method)) return notSupported("signature", doc.server, method);
       const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client);
+      const ready = await waitForProject(context, doc.client, "file");
       const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,

@@ -29,7 +29,9 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
       withDocument(context, input.file, async (doc) => {
         if (!doc.client.supports(method)) return notSupported(name, doc.server, method);
         const position = await resolvePosition(context, doc, input);
-        const ready = await waitForProject(context, doc.client);
+        // Implementations are searched for across the workspace; the rest follow imports.
+        const scope = name === "implementation" ? "workspace" : "file";
+        const ready = await waitForProject(context, doc.client, scope);
         const raw = await ask<RawLocations>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -80,7 +82,7 @@ export const referencesAction: ActionDef = defineAction({
       if (!doc.client.supports(method)) return notSupported("references", doc.server, method);
       const position = await resolvePosition(context, doc, input);
       const includeDeclaration = input.include_declaration ?? true;
-      const ready = await waitForProject(context, doc.client);
+      const ready = await waitForProject(context, doc.client, "workspace");
       const params = {
         textDocument: { uri: doc.uri },
         position: position.server,

@@ -1,8 +1,24 @@
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
 
-/** Waits (bounded) for the server to load its project; false when it has not yet. */
-export function waitForProject(context: ActionContext, client: ServerClient): Promise<boolean> {
+/**
+ * What a query reads: one file and what it imports, or the whole workspace (references, workspace
+ * symbols, renames, hierarchies).
+ */
+export type QueryScope = "file" | "workspace";
+
+/**
+ * Waits (bounded) for the server to load its project; false when it has not yet. A server whose
+ * readiness gates only workspace queries answers a file query at once.
+ */
+export function waitForProject(
+  context: ActionContext,
+  client: ServerClient,
+  scope: QueryScope,
+): Promise<boolean> {
+  if (scope === "file" && client.options.readinessScope === "workspace") {
+    return Promise.resolve(true);
+  }
   return client.waitReady(context.readyTimeoutMs, context.signal);
 }
 

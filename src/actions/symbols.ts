@@ -107,7 +107,7 @@ async function workspaceSymbols(context: ActionContext, query: string) {
         notes.push(`${server.id} does not offer workspace symbol search.`);
         continue;
       }
-      ready = await waitForProject(context, server.client) && ready;
+      ready = await waitForProject(context, server.client, "workspace") && ready;
       const raw = await ask<(proto.SymbolInformation | proto.WorkspaceSymbol)[] | null>(
         context,
         server.client,

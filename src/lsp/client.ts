@@ -31,6 +31,13 @@ export interface ClientOptions {
    */
   readiness?: "immediate" | "progress";
   /**
+   * What readiness gates: "all" queries (the default), or only "workspace" ones (references,
+   * workspace symbols, renames, call and type hierarchies) for a server that answers about one
+   * file and what it imports at once but searches other files only once it has listed them
+   * (pyright).
+   */
+  readinessScope?: "all" | "workspace";
+  /**
    * The server publishes nothing when a file's diagnostics stay empty
    * (typescript-language-server's FileDiagnostics.update): after the file was last sent, a silence
    * this long with no work in progress means "still clean".

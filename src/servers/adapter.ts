@@ -107,6 +107,8 @@ export interface Adapter {
   recheckByReopen?: boolean;
   /** See ClientOptions.readiness. */
   readiness: "immediate" | "progress";
+  /** See ClientOptions.readinessScope. */
+  readinessScope?: "all" | "workspace";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */
   stillCleanAfterMs?: number;
   /** See ClientOptions.indexProgressToken: the progress whose end means the index is built. */

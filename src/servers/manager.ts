@@ -461,6 +461,7 @@ export class ServerManager {
         startTimeoutMs: this.options.startTimeoutMs,
         hideProcessId: wrapped.hideProcessId,
         readiness: entry.adapter.readiness,
+        readinessScope: entry.adapter.readinessScope,
         stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
         fileScopedDiagnostics: entry.adapter.kind === "linter",
         indexProgressToken: entry.adapter.indexProgressToken,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADAPTERS, defaultConfig, type Response, Session } from "../../mod.ts";
+import { ADAPTERS, defaultConfig, type LspGateConfig, type Response, Session } from "../../mod.ts";
 import type { FixtureName } from "./workspace.ts";
 import { TempWorkspace } from "./workspace.ts";
 
@@ -20,6 +20,8 @@ export interface Location {
 export interface OpenOptions {
   role?: "main" | "subagent";
   allowMutations?: boolean;
+  /** The user config's `servers` (e.g. one preferred over another). */
+  servers?: LspGateConfig["servers"];
 }
 
 /** Opens an in-process session over `root` with every shipped adapter and the default config. */
@@ -29,7 +31,7 @@ export function openSession(root: string, options: OpenOptions = {}): Promise<Se
     role: options.role ?? "main",
     allowMutations: options.allowMutations ?? false,
     adapters: ADAPTERS,
-    config: defaultConfig(),
+    config: { ...defaultConfig(), servers: options.servers ?? {} },
   });
 }
 

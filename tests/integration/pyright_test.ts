@@ -286,3 +286,36 @@ Deno.test("pyright follows files edited on disk between queries", async (t) => {
     await h.close();
   }
 });
+
+for (const server of ["pyright", "basedpyright"]) {
+  Deno.test(`${server}: references as the very first request of a cold server name every file`, async () => {
+    // pyright lists the workspace's files only after `initialized` (and after running the
+    // interpreter for its search paths): a references request sent before that searched the
+    // open files alone. lspgate waits for the listing before a workspace query.
+    const h = await harness("python", {
+      servers: server === "basedpyright" ? { basedpyright: { preferred: true } } : {},
+    });
+    try {
+      const answer = await h.ok({ action: "references", file: GREETING, query: "greet" });
+      assert.equal(answer.details.partial, false);
+      const ws = h.ws;
+      assert.deepEqual(
+        sorted(locationsOf(answer)),
+        sorted([
+          await ws.within(GREETING, "def greet(", "greet"),
+          await ws.within(GREETING, "[greet(", "greet"),
+          await ws.within(MAIN, "import greet", "greet"),
+          await ws.within(MAIN, CJK_LINE, "greet"),
+          await ws.within(INIT, "import greet", "greet"),
+          await ws.within(INIT, '"greet"', "greet"),
+          await ws.within(REPORT, "import greet", "greet"),
+          await ws.within(REPORT, "{greet(", "greet"),
+        ]),
+      );
+      const status = await h.ok({ action: "status" });
+      assert.match(textOf(status), new RegExp(server));
+    } finally {
+      await h.close();
+    }
+  });
+}
