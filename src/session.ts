@@ -79,7 +79,9 @@ export class Session {
     };
     // Files other tools change reach the servers as didChangeWatchedFiles.
     this.#watcher = shared?.watcher ??
-      watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes));
+      watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes), {
+        onLost: () => manager.changesLost(),
+      });
   }
 
   /**

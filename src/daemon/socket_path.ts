@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { LspGateError } from "../errors.ts";
+import { runtimeFolderPath } from "../fs.ts";
 
 /**
  * The private folder daemons' sockets live in: `$XDG_RUNTIME_DIR/lspgate`, else
@@ -9,10 +10,7 @@ import { LspGateError } from "../errors.ts";
  * credentials), so a folder someone else created, or one open to others, is refused, never used.
  */
 export async function socketFolder(): Promise<string> {
-  const runtime = env("XDG_RUNTIME_DIR");
-  const folder = runtime
-    ? join(runtime, "lspgate")
-    : join(env("TMPDIR") || "/tmp", `lspgate-${Deno.uid() ?? "user"}`);
+  const folder = runtimeFolderPath();
   try {
     await Deno.mkdir(folder, { mode: 0o700 });
   } catch (error) {
@@ -40,12 +38,4 @@ export async function socketPathFor(realRoot: string, configKey: string): Promis
   const hex = [...new Uint8Array(digest)].slice(0, 12)
     .map((b) => b.toString(16).padStart(2, "0")).join("");
   return join(await socketFolder(), `${hex}.sock`);
-}
-
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }

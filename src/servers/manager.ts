@@ -346,6 +346,16 @@ export class ServerManager {
     }
   }
 
+  /**
+   * The watcher lost changes (its kernel queue overflowed): every open document is read again
+   * before its next query.
+   */
+  changesLost(): void {
+    for (const entry of this.#entries.values()) {
+      for (const known of entry.disk.values()) known.mtime = Number.NaN;
+    }
+  }
+
   /** Stops one server (by key) or all, and lets the next request start them afresh. */
   async restart(key?: string): Promise<string[]> {
     const targets = this.entries().filter((e) => key === undefined || e.key === key);

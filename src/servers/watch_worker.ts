@@ -1,39 +1,65 @@
 /// <reference lib="deno.worker" />
-// Runs Deno.watchFs for watcher.ts in a Worker of its own (started through worker_entry.ts) (read access to the root only): once
-// any process opens a FIFO in the workspace, Deno's watcher thread blocks opening it too, and
-// closing such a watcher blocks the thread that closes it. Here that thread is one lspgate can
-// abandon (terminate) instead of its main thread.
+// Runs Deno.watchFs for watcher.ts in a Worker of its own (started through worker_entry.ts), with
+// read access to the root (and the barrier folder) only: once any process opens a FIFO in the
+// workspace, Deno's watcher thread blocks opening it too, and closing such a watcher blocks the
+// thread that closes it. Here that thread is one lspgate can abandon (terminate) instead of its
+// main thread.
 import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/walk.ts";
 import type { FileChange } from "./watcher.ts";
+import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
 
 let pending = new Map<string, FileChange["type"]>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 
+function post(message: FromWatcher) {
+  self.postMessage(message);
+}
+
 function flush() {
   clearTimeout(timer);
   timer = undefined;
   const changes = [...pending].map(([path, type]) => ({ path, type }));
   pending = new Map();
-  if (changes.length) self.postMessage({ type: "changes", changes });
+  if (changes.length) post({ type: "changes", changes });
 }
 
-async function watch(root: string) {
+async function watch(root: string, barrier: string | undefined) {
   let watcher: Deno.FsWatcher;
   try {
-    watcher = Deno.watchFs(root, { recursive: true });
+    watcher = Deno.watchFs(barrier ? [root, barrier] : [root], { recursive: true });
   } catch (error) {
-    self.postMessage({ type: "failed", message: String(error) });
+    post({ type: "failed", message: String(error) });
     return;
   }
+  // The watches are in place once watchFs returns: a barrier written from now on is seen.
+  post({ type: "watching" });
+  const inBarrier = (path: string) => barrier !== undefined && path.startsWith(barrier + "/");
+  const prefix = root.endsWith("/") ? root : root + "/";
   const ignored = (path: string) =>
-    path.slice(root.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
+    !path.startsWith(prefix) ||
+    path.slice(prefix.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
   try {
     for await (const event of watcher) {
+      // The kernel's queue overflowed (inotify's IN_Q_OVERFLOW): changes were lost.
+      if (event.flag === "rescan") {
+        flush();
+        post({ type: "rescan" });
+        continue;
+      }
       if (event.kind === "access" || event.kind === "other") continue;
       const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
       for (const [index, path] of event.paths.entries()) {
+        if (inBarrier(path)) {
+          // Every event the kernel queued before this barrier file was created has been read.
+          const id = Number(path.slice(barrier!.length + 2));
+          if (event.kind === "create" && Number.isInteger(id)) {
+            flush();
+            post({ type: "flushed", id });
+          }
+          continue;
+        }
         if (ignored(path)) continue;
         // A rename reports the old path, then the new one.
         const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
@@ -44,21 +70,36 @@ async function watch(root: string) {
   } catch {
     // The root went away: nothing more to watch.
   }
+  post({ type: "failed", message: "the watcher stopped" });
+}
+
+/**
+ * One turn of this Worker's event loop (cheaper than a timer, which waits for the next timer
+ * tick): watcher events already handed to Deno come in before it ends.
+ */
+function nextTurn(): Promise<void> {
+  const { port1, port2 } = new MessageChannel();
+  return new Promise((resolve) => {
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+    port2.close();
+  });
 }
 
 /** Serves the workspace watcher to the thread that started this Worker (see watcher.ts). */
 export function serveWatchWorker(): void {
-  self.onmessage = (
-    event: MessageEvent<{ type: "start"; root: string } | { type: "flush"; id: number }>,
-  ) => {
+  self.onmessage = async (event: MessageEvent<ToWatcher>) => {
     const message = event.data;
-    if (message.type === "start") watch(message.root);
-    else {
-      // Events already read from the kernel but not yet handed to this loop come first.
-      setTimeout(() => {
-        flush();
-        self.postMessage({ type: "flushed", id: message.id });
-      }, 0);
+    if (message.type === "start") {
+      watch(message.root, message.barrier);
+    } else {
+      // Without a barrier folder: what the watcher has already read comes first.
+      await nextTurn();
+      flush();
+      post({ type: "flushed", id: message.id });
     }
   };
 }

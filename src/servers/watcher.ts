@@ -1,4 +1,7 @@
+import { join } from "node:path";
 import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
+import { env, runtimeFolderPath, uid } from "../fs.ts";
+import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 /** A change to a file on disk, as `workspace/didChangeWatchedFiles` counts them. */
 export interface FileChange {
@@ -12,77 +15,192 @@ const FLUSH_WAIT_MS = 200;
 
 /** A running workspace watcher. */
 export interface WorkspaceWatcher {
-  /** Delivers pending changes now (called before each query). */
+  /** Delivers every change made before the call (with a barrier; else those already seen). */
   flush(): Promise<void>;
+  /**
+   * True while a flush is exact: the watcher runs, a barrier orders its events, and none were
+   * lost. A caller may then trust it to have heard of every change, instead of checking.
+   */
+  readonly exact: boolean;
   stop(): void;
+}
+
+/** What a watcher reports besides changes. */
+export interface WatchOptions {
+  /** The kernel's event queue overflowed: changes were lost, so nothing known can be trusted. */
+  onLost?: () => void;
 }
 
 /**
  * Watches the workspace so servers hear about files other tools change (for files they do not
- * have open; open ones are re-checked before every query anyway). Heavy folders are ignored.
- * The watching runs in a Worker allowed to read the root and nothing else (see watch_worker.ts
- * for why not on the main thread). A watcher that cannot start is reported and skipped.
+ * have open; open ones are checked before every query). Heavy folders are ignored. The watching
+ * runs in a Worker allowed to read the root and nothing else (see watch_worker.ts for why not on
+ * the main thread). A watcher that cannot start is reported and skipped.
+ *
+ * Architecture Invariant: a flush is a barrier where lspgate may write a private folder (the
+ * daemon's, or the temp folder): it creates a file there, watched by the same watcher, and waits
+ * for that file's event; the kernel queues events in order, so every change made before the flush
+ * has been read by then. Without such a folder (`deno task start` grants no write) a flush
+ * delivers what the watcher has read so far, one turn of its event loop after the request.
  */
 export function watchWorkspace(
   root: string,
   onChanges: (changes: FileChange[]) => Promise<void>,
+  options: WatchOptions = {},
 ): WorkspaceWatcher {
-  const worker = new Worker(workerUrl(), {
-    type: "module",
-    name: WORKER_NAMES.watcher,
-    deno: {
-      permissions: {
-        read: [root],
-        write: false,
-        net: false,
-        env: false,
-        run: false,
-        ffi: false,
-        sys: false,
-        import: false,
-      },
-    },
-  } as WorkerOptions);
+  let worker: Worker | undefined;
+  let barrier: string | undefined;
   let delivering: Promise<void> = Promise.resolve();
   let nextFlush = 1;
+  let state: "starting" | "watching" | "failed" | "stopped" = "starting";
+  // Read through a function: TypeScript would otherwise keep `state` narrowed across awaits.
+  const stateNow = () => state;
+  let lost = false;
   const flushed = new Map<number, () => void>();
-  worker.onmessage = (event) => {
-    const message = event.data;
+  let onWatching: () => void = () => {};
+  const watching = new Promise<void>((resolve) => onWatching = resolve);
+
+  const onMessage = (message: FromWatcher) => {
     if (message.type === "changes") {
-      const changes = message.changes as FileChange[];
+      const changes = message.changes;
       delivering = delivering.then(() => onChanges(changes)).catch(() => {});
     } else if (message.type === "flushed") {
       flushed.get(message.id)?.();
+    } else if (message.type === "watching") {
+      if (state === "starting") state = "watching";
+      onWatching();
+    } else if (message.type === "rescan") {
+      lost = true;
+      options.onLost?.();
     } else if (message.type === "failed") {
-      console.error(`lspgate: not watching ${root} for changes: ${message.message}`);
+      if (state !== "stopped") {
+        console.error(`lspgate: not watching ${root} for changes: ${message.message}`);
+        state = "failed";
+      }
+      onWatching();
+      for (const resolve of flushed.values()) resolve();
     }
   };
-  worker.onerror = (event) => {
-    event.preventDefault();
-    console.error(`lspgate: the workspace watcher failed: ${event.message}`);
-  };
-  worker.postMessage({ type: "start", root });
-  let stopped = false;
+
+  const started = (async () => {
+    barrier = await barrierFolder(root);
+    if (stateNow() === "stopped") return removeBarrier();
+    worker = new Worker(workerUrl(), {
+      type: "module",
+      name: WORKER_NAMES.watcher,
+      deno: {
+        permissions: {
+          read: barrier ? [root, barrier] : [root],
+          write: false,
+          net: false,
+          env: false,
+          run: false,
+          ffi: false,
+          sys: false,
+          import: false,
+        },
+      },
+    } as WorkerOptions);
+    worker.onmessage = (event: MessageEvent<FromWatcher>) => onMessage(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      onMessage({ type: "failed", message: `the watcher failed: ${event.message}` });
+    };
+    post({ type: "start", root, barrier });
+  })().catch((error) => onMessage({ type: "failed", message: String(error) }));
+
+  function post(message: ToWatcher) {
+    worker?.postMessage(message);
+  }
+
+  function removeBarrier() {
+    if (!barrier) return;
+    try {
+      Deno.removeSync(barrier, { recursive: true });
+    } catch {
+      // Gone already, or the temp folder is cleaned by the OS.
+    }
+  }
+
+  /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
+  async function bounded(promise: Promise<void>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([promise, new Promise<void>((r) => timer = setTimeout(r, FLUSH_WAIT_MS))]);
+    clearTimeout(timer);
+  }
+
   return {
+    get exact() {
+      return state === "watching" && barrier !== undefined && !lost;
+    },
     async flush() {
-      if (stopped) return;
-      // One turn of the event loop lets changes the watcher already posted arrive first.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // A watcher still setting up its watches (a large tree) holds a query back only so long.
+      if (state === "starting") await bounded(started.then(() => watching));
+      if (state !== "watching") return;
       const id = nextFlush++;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        flushed.set(id, resolve);
-        timer = setTimeout(resolve, FLUSH_WAIT_MS);
-        worker.postMessage({ type: "flush", id });
-      });
-      clearTimeout(timer);
+      const done = new Promise<void>((resolve) => flushed.set(id, resolve));
+      const file = barrier ? join(barrier, `b${id}`) : undefined;
+      try {
+        if (file) await Deno.writeFile(file, new Uint8Array(), { createNew: true, mode: 0o600 });
+        else post({ type: "flush", id });
+      } catch {
+        // The barrier folder was removed under us: fall back to a flush without it.
+        barrier = undefined;
+        post({ type: "flush", id });
+      }
+      await bounded(done);
       flushed.delete(id);
+      if (file) Deno.remove(file).catch(() => {});
       await delivering;
     },
     stop() {
-      if (stopped) return;
-      stopped = true;
-      worker.terminate();
+      if (state === "stopped") return;
+      state = "stopped";
+      worker?.terminate();
+      for (const resolve of flushed.values()) resolve();
+      removeBarrier();
     },
   };
+}
+
+/**
+ * A fresh private folder for flush barriers, where lspgate may read and write without asking: in
+ * the user's runtime folder (a daemon's grant) or the temp folder; none without such a grant.
+ * Never inside the workspace, whose watcher would report it.
+ */
+async function barrierFolder(root: string): Promise<string | undefined> {
+  const runtime = runtimeFolderPath();
+  const temp = env("TMPDIR") || "/tmp";
+  for (const parent of [runtime, temp]) {
+    if (parent === root || parent.startsWith(root + "/")) continue;
+    if (!(await granted(parent))) continue;
+    try {
+      if (parent === runtime && !(await isPrivateFolder(runtime))) continue;
+      return await Deno.makeTempDir({ dir: parent, prefix: "barrier-" });
+    } catch {
+      // Not writable after all: try the next.
+    }
+  }
+  return undefined;
+}
+
+async function granted(path: string): Promise<boolean> {
+  try {
+    const read = await Deno.permissions.query({ name: "read", path });
+    const write = await Deno.permissions.query({ name: "write", path });
+    return read.state === "granted" && write.state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** The runtime folder exists, is a folder of this user's, and is closed to others. */
+async function isPrivateFolder(path: string): Promise<boolean> {
+  try {
+    const info = await Deno.lstat(path);
+    const me = uid();
+    return info.isDirectory && me !== null && info.uid === me && ((info.mode ?? 0) & 0o077) === 0;
+  } catch {
+    return false;
+  }
 }
