@@ -76,6 +76,7 @@ export class Session {
       trustedRoots,
       startedAt: shared?.startedAt ?? Date.now(),
       version: VERSION,
+      changeTracking: () => this.#watcher.tracking,
     };
     // Files other tools change reach the servers as didChangeWatchedFiles.
     this.#watcher = shared?.watcher ??

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ServerEntry } from "../servers/manager.ts";
+import type { ChangeTracking } from "../servers/watcher.ts";
 import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
@@ -107,6 +108,14 @@ export const serversAction: ActionDef = defineAction({
   },
 });
 
+const TRACKING_WORDS: Record<ChangeTracking, string> = {
+  exact: "exact (each query waits for the watcher to have read every earlier change)",
+  "best effort": "best effort (no private folder lspgate may write for the watcher's barrier: " +
+    "a change made within milliseconds of a query to a file not open may be missed; open " +
+    "files are always checked)",
+  off: "not watched (open files are still checked before each query)",
+};
+
 /** status: this process (role, root, mutations, sandbox) and each server in detail. */
 export const statusAction: ActionDef = defineAction({
   name: "status",
@@ -124,6 +133,7 @@ export const statusAction: ActionDef = defineAction({
         ? `trusted roots (their own programs may run, sandboxed): ${s.trustedRoots.join(", ")}`
         : "no trusted root: a project's own programs (node_modules/.bin, its TypeScript, " +
           "its Python environment) are never run",
+      `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
     ];
     const text = [...head, ...views.map(describe)].join("\n");
@@ -137,6 +147,7 @@ export const statusAction: ActionDef = defineAction({
         sandbox: s.sandbox,
         sandboxed: s.sandboxed,
         trustedRoots: s.trustedRoots,
+        changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,
         servers: views,
       },

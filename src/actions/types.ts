@@ -1,3 +1,4 @@
+import type { ChangeTracking } from "../servers/watcher.ts";
 import type { z } from "zod";
 import type { Access } from "../permissions/policy.ts";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
@@ -38,6 +39,11 @@ export interface SessionFacts {
   trustedRoots: readonly string[];
   startedAt: number;
   version: string;
+  /**
+   * How changes other tools make on disk are followed (see WorkspaceWatcher.tracking); a daemon's
+   * client has none of its own (the daemon answers `status`).
+   */
+  changeTracking?(): ChangeTracking;
 }
 
 /** An action's answer: text for the model, details for programs. */

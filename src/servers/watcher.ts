@@ -22,8 +22,17 @@ export interface WorkspaceWatcher {
    * lost. A caller may then trust it to have heard of every change, instead of checking.
    */
   readonly exact: boolean;
+  /** How changes on disk are followed, for `status`. */
+  readonly tracking: ChangeTracking;
   stop(): void;
 }
+
+/**
+ * "exact": every change made before a query reaches the servers first (the barrier);
+ * "best effort": those the watcher has read by then; "off": the watcher is not running (open
+ * documents are still checked before each query).
+ */
+export type ChangeTracking = "exact" | "best effort" | "off";
 
 /** What a watcher reports besides changes. */
 export interface WatchOptions {
@@ -53,8 +62,6 @@ export function watchWorkspace(
   let delivering: Promise<void> = Promise.resolve();
   let nextFlush = 1;
   let state: "starting" | "watching" | "failed" | "stopped" = "starting";
-  // Read through a function: TypeScript would otherwise keep `state` narrowed across awaits.
-  const stateNow = () => state;
   let lost = false;
   const flushed = new Map<number, () => void>();
   let onWatching: () => void = () => {};
@@ -82,9 +89,8 @@ export function watchWorkspace(
     }
   };
 
-  const started = (async () => {
-    barrier = await barrierFolder(root);
-    if (stateNow() === "stopped") return removeBarrier();
+  try {
+    barrier = barrierFolder(root);
     worker = new Worker(workerUrl(), {
       type: "module",
       name: WORKER_NAMES.watcher,
@@ -107,7 +113,9 @@ export function watchWorkspace(
       onMessage({ type: "failed", message: `the watcher failed: ${event.message}` });
     };
     post({ type: "start", root, barrier });
-  })().catch((error) => onMessage({ type: "failed", message: String(error) }));
+  } catch (error) {
+    onMessage({ type: "failed", message: String(error) });
+  }
 
   function post(message: ToWatcher) {
     worker?.postMessage(message);
@@ -133,9 +141,13 @@ export function watchWorkspace(
     get exact() {
       return state === "watching" && barrier !== undefined && !lost;
     },
+    get tracking(): ChangeTracking {
+      if (state === "failed" || state === "stopped") return "off";
+      return barrier !== undefined && !lost ? "exact" : "best effort";
+    },
     async flush() {
       // A watcher still setting up its watches (a large tree) holds a query back only so long.
-      if (state === "starting") await bounded(started.then(() => watching));
+      if (state === "starting") await bounded(watching);
       if (state !== "watching") return;
       const id = nextFlush++;
       const done = new Promise<void>((resolve) => flushed.set(id, resolve));
@@ -168,15 +180,15 @@ export function watchWorkspace(
  * the user's runtime folder (a daemon's grant) or the temp folder; none without such a grant.
  * Never inside the workspace, whose watcher would report it.
  */
-async function barrierFolder(root: string): Promise<string | undefined> {
+function barrierFolder(root: string): string | undefined {
   const runtime = runtimeFolderPath();
   const temp = env("TMPDIR") || "/tmp";
   for (const parent of [runtime, temp]) {
     if (parent === root || parent.startsWith(root + "/")) continue;
-    if (!(await granted(parent))) continue;
+    if (!granted(parent)) continue;
     try {
-      if (parent === runtime && !(await isPrivateFolder(runtime))) continue;
-      return await Deno.makeTempDir({ dir: parent, prefix: "barrier-" });
+      if (parent === runtime && !isPrivateFolder(runtime)) continue;
+      return Deno.makeTempDirSync({ dir: parent, prefix: "barrier-" });
     } catch {
       // Not writable after all: try the next.
     }
@@ -184,10 +196,10 @@ async function barrierFolder(root: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function granted(path: string): Promise<boolean> {
+function granted(path: string): boolean {
   try {
-    const read = await Deno.permissions.query({ name: "read", path });
-    const write = await Deno.permissions.query({ name: "write", path });
+    const read = Deno.permissions.querySync({ name: "read", path });
+    const write = Deno.permissions.querySync({ name: "write", path });
     return read.state === "granted" && write.state === "granted";
   } catch {
     return false;
@@ -195,9 +207,9 @@ async function granted(path: string): Promise<boolean> {
 }
 
 /** The runtime folder exists, is a folder of this user's, and is closed to others. */
-async function isPrivateFolder(path: string): Promise<boolean> {
+function isPrivateFolder(path: string): boolean {
   try {
-    const info = await Deno.lstat(path);
+    const info = Deno.lstatSync(path);
     const me = uid();
     return info.isDirectory && me !== null && info.uid === me && ((info.mode ?? 0) & 0o077) === 0;
   } catch {
