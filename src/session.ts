@@ -65,24 +65,21 @@ export class Session {
     readonly manager: ServerManager,
     readonly options: SessionOptions,
     trustedRoots: string[],
-    shared?: { watcher: WorkspaceWatcher; startedAt: number },
+    watcher: WorkspaceWatcher,
+    view?: { startedAt: number },
   ) {
-    this.#isView = shared !== undefined;
+    this.#isView = view !== undefined;
     this.facts = {
       role: options.role,
       allowMutations: options.allowMutations,
       sandbox: options.sandboxLabel ?? (options.sandboxed ? "yes" : "no"),
       sandboxed: options.sandboxed ?? false,
       trustedRoots,
-      startedAt: shared?.startedAt ?? Date.now(),
+      startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
     };
-    // Files other tools change reach the servers as didChangeWatchedFiles.
-    this.#watcher = shared?.watcher ??
-      watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes), {
-        onLost: () => manager.changesLost(),
-      });
+    this.#watcher = watcher;
   }
 
   /**
@@ -100,7 +97,8 @@ export class Session {
         allowMutations: caller.role === "main" && caller.allowMutations,
       },
       [...this.facts.trustedRoots],
-      { watcher: this.#watcher, startedAt: this.facts.startedAt },
+      this.#watcher,
+      { startedAt: this.facts.startedAt },
     );
   }
 
@@ -129,8 +127,13 @@ export class Session {
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
       telemetry: options.telemetry,
       trustedRoots,
+      changeTracking: () => watcher.tracking,
     });
-    return new Session(workspace, manager, options, trustedRoots);
+    // Files other tools change reach the servers as didChangeWatchedFiles.
+    const watcher = watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes), {
+      onLost: () => manager.changesLost(),
+    });
+    return new Session(workspace, manager, options, trustedRoots, watcher);
   }
 
   /** Answers one request object; never throws. */

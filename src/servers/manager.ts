@@ -8,6 +8,7 @@ import type { Telemetry } from "../telemetry.ts";
 import { onPath, serverPath } from "./find_binary.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
+import { type ChangeTracking, type FileChange, isWatched } from "./watcher.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
@@ -34,7 +35,19 @@ export interface ServerEntry {
    * tools. Kept across a crash, so the restarted server gets them opened again; cleared when a
    * server is stopped on purpose.
    */
-  disk: Map<string, { path: string; mtime: number; size: number }>;
+  disk: Map<string, DiskState>;
+}
+
+/** What the manager last sent a server for one document, and the disk state it was read in. */
+export interface DiskState {
+  path: string;
+  /** NaN once the watcher reported a change: read again before the next query. */
+  mtime: number;
+  size: number;
+  /** The text sent (the server's view of it). */
+  text: string;
+  /** The document version the server was given with that text. */
+  version: number;
 }
 
 /** A server ready for a query on one file. */
@@ -111,9 +124,16 @@ export interface ManagerOptions {
    * (the session passes none when servers are not sandboxed).
    */
   trustedRoots?: readonly string[];
+  /**
+   * How changes on disk reach the manager (`filesChanged`), from the workspace watcher. "exact":
+   * every change made before a query has been delivered when it starts, so a file the watcher
+   * covers and no change marked need not be checked on disk again. Default "off".
+   */
+  changeTracking?: () => ChangeTracking;
 }
 
 const FAILED_START_MEMORY_MS = 30_000;
+const MAX_CACHED_PICKS = 10_000;
 const CRASH_WINDOW_MS = 180_000;
 const MAX_CRASHES = 5;
 const IDLE_CHECK_MIN_MS = 50;
@@ -122,11 +142,19 @@ const IDLE_CHECK_MAX_MS = 30_000;
 /** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
 export class ServerManager {
   readonly #entries = new Map<string, ServerEntry>();
+  /**
+   * Adapter choices per file, kept while the watcher follows changes: what decides them (root
+   * markers, their contents) only changes with a file created, deleted, or a marker edited.
+   */
+  readonly #picks = new Map<string, Promise<Pick | undefined>>();
+  readonly #linterPicks = new Map<string, Promise<Pick[]>>();
+  readonly #markers: ReadonlySet<string>;
   readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
 
   constructor(readonly options: ManagerOptions) {
+    this.#markers = new Set(options.adapters.flatMap((a) => a.rootMarkers));
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
         () => this.#stopIdle().catch(() => {}),
@@ -136,11 +164,49 @@ export class ServerManager {
   }
 
   /** The adapter and root for a file, or undefined when no adapter handles its type. */
-  async pick(file: string): Promise<Pick | undefined> {
-    const adapters = this.options.adapters.filter((a) =>
-      !this.options.serverConfig?.[a.id]?.disabled
+  pick(file: string): Promise<Pick | undefined> {
+    return this.#cached(this.#picks, file, () => {
+      const adapters = this.options.adapters.filter((a) =>
+        !this.options.serverConfig?.[a.id]?.disabled
+      );
+      return pickAdapter(file, this.options.workspace, adapters);
+    });
+  }
+
+  /** `choose()` for `file`, remembered while the watcher follows changes (see #picks). */
+  #cached<T>(cache: Map<string, Promise<T>>, file: string, choose: () => Promise<T>): Promise<T> {
+    if (this.#tracking() === "off") return choose();
+    let choice = cache.get(file);
+    if (!choice) {
+      // A bound on memory for a session that queries very many files.
+      if (cache.size >= MAX_CACHED_PICKS) cache.clear();
+      choice = choose();
+      cache.set(file, choice);
+      choice.catch(() => cache.delete(file));
+    }
+    return choice;
+  }
+
+  /**
+   * Whether a file whose recorded state the watcher has not marked is known unchanged: only when
+   * the watcher is exact and covers the file (inside the root, outside the heavy folders).
+   */
+  #unchanged(path: string): boolean {
+    return this.#tracking() === "exact" && isWatched(this.options.workspace, path);
+  }
+
+  #tracking(): ChangeTracking {
+    return this.options.changeTracking?.() ?? "off";
+  }
+
+  /** Forgets adapter choices a change may have changed: a file created or deleted, a marker edited. */
+  #forgetPicks(changes: readonly FileChange[]) {
+    const decisive = changes.some((c) =>
+      c.type !== 2 || this.#markers.has(c.path.slice(c.path.lastIndexOf("/") + 1))
     );
-    return await pickAdapter(file, this.options.workspace, adapters);
+    if (!decisive) return;
+    this.#picks.clear();
+    this.#linterPicks.clear();
   }
 
   /** Every known server. */
@@ -182,10 +248,12 @@ export class ServerManager {
     signal?: AbortSignal,
     options: AcquireOptions = {},
   ): Promise<{ leases: Lease[]; failures: { server: string; error: LspGateError }[] }> {
-    const adapters = this.options.adapters.filter((a) =>
-      !this.options.serverConfig?.[a.id]?.disabled
-    );
-    const picks = await pickLinters(file, this.options.workspace, adapters);
+    const picks = await this.#cached(this.#linterPicks, file, () => {
+      const adapters = this.options.adapters.filter((a) =>
+        !this.options.serverConfig?.[a.id]?.disabled
+      );
+      return pickLinters(file, this.options.workspace, adapters);
+    });
     const leases: Lease[] = [];
     const failures: { server: string; error: LspGateError }[] = [];
     await Promise.all(picks.map(async (pick) => {
@@ -256,12 +324,21 @@ export class ServerManager {
     const uri = toFileUrl(file);
     // stat before reading: a write in between then shows as a change on the next query.
     const stat = await Deno.stat(file);
+    const mtime = stat.mtime?.getTime() ?? 0;
+    const current = entry.state.kind === "running" && entry.state.client === client;
+    const known = entry.disk.get(uri);
+    if (
+      current && known && known.mtime === mtime && known.size === stat.size &&
+      client.documents.get(uri)?.version === known.version && this.#unchanged(known.path)
+    ) {
+      return { uri, text: known.text };
+    }
     const text = await this.options.readFile(file);
     languageId ??= languageIdOf(entry.adapter, file) ?? "plaintext";
-    await client.syncDocument(uri, languageId, text);
+    const doc = await client.syncDocument(uri, languageId, text);
     // A request still holding a server that has since been replaced must not record its state.
     if (entry.state.kind === "running" && entry.state.client === client) {
-      entry.disk.set(uri, { path: file, mtime: stat.mtime?.getTime() ?? 0, size: stat.size });
+      entry.disk.set(uri, { path: file, mtime, size: stat.size, text, version: doc.version });
     }
     return { uri, text };
   }
@@ -327,7 +404,8 @@ export class ServerManager {
   }
 
   /** Tells every running server of a root about files changed on disk (from the watcher). */
-  async filesChanged(changes: { path: string; type: 1 | 2 | 3 }[]): Promise<void> {
+  async filesChanged(changes: FileChange[]): Promise<void> {
+    this.#forgetPicks(changes);
     for (const entry of this.#entries.values()) {
       if (entry.state.kind !== "running") continue;
       const mine = changes.filter((c) => c.path.startsWith(entry.root + "/"));
@@ -351,6 +429,8 @@ export class ServerManager {
    * before its next query.
    */
   changesLost(): void {
+    this.#picks.clear();
+    this.#linterPicks.clear();
     for (const entry of this.#entries.values()) {
       for (const known of entry.disk.values()) known.mtime = Number.NaN;
     }
@@ -604,6 +684,8 @@ export class ServerManager {
         entry.disk.delete(uri);
         return;
       }
+      // Unmarked by an exact watcher: not changed since it was sent.
+      if (!Number.isNaN(known.mtime) && this.#unchanged(known.path)) return;
       let stat: Deno.FileInfo;
       try {
         stat = await Deno.stat(known.path);

@@ -4,8 +4,7 @@
 // workspace, Deno's watcher thread blocks opening it too, and closing such a watcher blocks the
 // thread that closes it. Here that thread is one lspgate can abandon (terminate) instead of its
 // main thread.
-import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/walk.ts";
-import type { FileChange } from "./watcher.ts";
+import { type FileChange, isWatched } from "./watcher.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
@@ -36,10 +35,6 @@ async function watch(root: string, barrier: string | undefined) {
   // The watches are in place once watchFs returns: a barrier written from now on is seen.
   post({ type: "watching" });
   const inBarrier = (path: string) => barrier !== undefined && path.startsWith(barrier + "/");
-  const prefix = root.endsWith("/") ? root : root + "/";
-  const ignored = (path: string) =>
-    !path.startsWith(prefix) ||
-    path.slice(prefix.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
   try {
     for await (const event of watcher) {
       // The kernel's queue overflowed (inotify's IN_Q_OVERFLOW): changes were lost.
@@ -60,7 +55,7 @@ async function watch(root: string, barrier: string | undefined) {
           }
           continue;
         }
-        if (ignored(path)) continue;
+        if (!isWatched(root, path)) continue;
         // A rename reports the old path, then the new one.
         const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
         pending.set(path, pending.get(path) === 1 && kind === 2 ? 1 : kind);
