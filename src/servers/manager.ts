@@ -88,6 +88,12 @@ export interface AcquireOptions {
   lock?: OverlayLock;
 }
 
+/**
+ * Hears what the workspace watcher reports, for caches kept beside the manager: a batch of changed
+ * files, or "lost" when changes were lost. It must not throw.
+ */
+export type ChangeListener = (changes: readonly FileChange[] | "lost") => void;
+
 /** Wraps a server's argv, e.g. in bubblewrap; returns the argv to spawn and extra env. */
 export type CommandWrapper = (
   command: ServerCommand,
@@ -152,6 +158,7 @@ export class ServerManager {
   readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
+  readonly #changeListeners = new Set<ChangeListener>();
 
   constructor(readonly options: ManagerOptions) {
     this.#markers = new Set(options.adapters.flatMap((a) => a.rootMarkers));
@@ -403,8 +410,15 @@ export class ServerManager {
     };
   }
 
+  /** Calls `listener` with everything the watcher reports from now on; returns its unsubscribe. */
+  onChanges(listener: ChangeListener): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
   /** Tells every running server of a root about files changed on disk (from the watcher). */
   async filesChanged(changes: FileChange[]): Promise<void> {
+    for (const listener of this.#changeListeners) listener(changes);
     this.#forgetPicks(changes);
     for (const entry of this.#entries.values()) {
       if (entry.state.kind !== "running") continue;
@@ -429,6 +443,7 @@ export class ServerManager {
    * before its next query.
    */
   changesLost(): void {
+    for (const listener of this.#changeListeners) listener("lost");
     this.#picks.clear();
     this.#linterPicks.clear();
     for (const entry of this.#entries.values()) {
