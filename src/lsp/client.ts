@@ -468,6 +468,11 @@ export class LspClient {
     return ok;
   }
 
+  /** True once waitReady() answers true at once: readiness "immediate", or the project loaded. */
+  get ready(): boolean {
+    return this.options.readiness !== "progress" || this.#settled;
+  }
+
   /** Names of the work the server reports in progress (indexing and the like). */
   get activeProgress(): string[] {
     return [...this.#progress.values()];

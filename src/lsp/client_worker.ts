@@ -20,6 +20,7 @@ const told = {
   encoding: "",
   registeredMethods: "",
   activeProgress: "",
+  ready: false,
   info: "",
   /** Per open document: version, hash and language id, as last sent. */
   documents: new Map<string, string>(),
@@ -42,6 +43,7 @@ function snapshot(c: LspClient): ClientSnapshot {
     startedAt: c.startedAt,
     registeredMethods: c.registeredMethods(),
     activeProgress: c.activeProgress,
+    ready: c.ready,
     documents: c.documents.all(),
     info: c.info(),
   };
@@ -66,6 +68,7 @@ function changeSince(c: LspClient): ClientStateChange | undefined {
     told.activeProgress = progress.join("\n");
     change.activeProgress = progress;
   }
+  if (c.ready !== told.ready) told.ready = change.ready = c.ready;
   const info = c.info();
   const infoKey = JSON.stringify(info);
   if (infoKey !== told.info) {

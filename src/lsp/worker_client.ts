@@ -279,6 +279,8 @@ export class WorkerClient implements ServerClient {
 
   /** See LspClient.waitReady. */
   waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    // Once ready, always ready: no round trip to the Worker.
+    if (this.#snapshot.ready) return Promise.resolve(true);
     return this.#call("waitReady", [timeoutMs], signal);
   }
 

@@ -12,6 +12,8 @@ export interface ClientSnapshot {
   startedAt: number;
   registeredMethods: string[];
   activeProgress: string[];
+  /** See LspClient.ready. */
+  ready: boolean;
   documents: OpenDocument[];
   info: ClientInfo;
 }
@@ -27,6 +29,7 @@ export interface ClientStateChange {
   encoding?: PositionEncoding;
   registeredMethods?: string[];
   activeProgress?: string[];
+  ready?: boolean;
   info?: ClientInfo;
   /** Documents opened or given a new version (a document's `usedAt` is as of that change). */
   documents?: OpenDocument[];
