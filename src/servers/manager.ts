@@ -195,11 +195,16 @@ export class ServerManager {
   }
 
   /**
-   * Whether a file whose recorded state the watcher has not marked is known unchanged: only when
-   * the watcher is exact and covers the file (inside the root, outside the heavy folders).
+   * Whether a file whose recorded state the watcher has not marked is known unchanged without a
+   * look at the disk: only when the watcher is exact and covers the file (inside the root,
+   * outside the heavy folders). With `statMatches` (its size and mtime are as recorded), a
+   * best-effort watcher is enough too: it marks a same-size rewrite within the same mtime tick
+   * as soon as it reads the event, which it has almost always done by the time a query comes.
    */
-  #unchanged(path: string): boolean {
-    return this.#tracking() === "exact" && isWatched(this.options.workspace, path);
+  #unchanged(path: string, statMatches = false): boolean {
+    const tracking = this.#tracking();
+    const enough = tracking === "exact" || (statMatches && tracking === "best effort");
+    return enough && isWatched(this.options.workspace, path);
   }
 
   #tracking(): ChangeTracking {
@@ -336,7 +341,7 @@ export class ServerManager {
     const known = entry.disk.get(uri);
     if (
       current && known && known.mtime === mtime && known.size === stat.size &&
-      client.documents.get(uri)?.version === known.version && this.#unchanged(known.path)
+      client.documents.get(uri)?.version === known.version && this.#unchanged(known.path, true)
     ) {
       return { uri, text: known.text };
     }
