@@ -145,6 +145,45 @@ export function watchWorkspace(
     clearTimeout(timer);
   }
 
+  /** One barrier (or, without one, one flush round trip), waited for at most FLUSH_WAIT_MS. */
+  async function round(): Promise<void> {
+    const id = nextFlush++;
+    const done = new Promise<void>((resolve) => flushed.set(id, resolve));
+    const file = barrier ? join(barrier, `b${id}`) : undefined;
+    try {
+      if (file) await Deno.writeFile(file, new Uint8Array(), { createNew: true, mode: 0o600 });
+      else post({ type: "flush", id });
+    } catch {
+      // The barrier folder was removed under us: fall back to a flush without it.
+      barrier = undefined;
+      post({ type: "flush", id });
+    }
+    await bounded(done);
+    flushed.delete(id);
+    if (file) Deno.remove(file).catch(() => {});
+  }
+
+  // Flushes asked while a round is in flight share the one after it: that round starts after
+  // they all came, so it orders every change made before any of them (200 concurrent queries
+  // make two or three rounds, not 200).
+  let current: Promise<void> | undefined;
+  let queued: Promise<void> | undefined;
+  function startRound(): Promise<void> {
+    const started = round();
+    current = started;
+    started.finally(() => {
+      if (current === started) current = undefined;
+    });
+    return started;
+  }
+  function sharedRound(): Promise<void> {
+    if (!current) return startRound();
+    return queued ??= current.then(() => {
+      queued = undefined;
+      return startRound();
+    });
+  }
+
   return {
     get exact() {
       return state === "watching" && barrier !== undefined && !lost;
@@ -157,20 +196,7 @@ export function watchWorkspace(
       // A watcher still setting up its watches (a large tree) holds a query back only so long.
       if (state === "starting") await bounded(watching);
       if (state !== "watching") return;
-      const id = nextFlush++;
-      const done = new Promise<void>((resolve) => flushed.set(id, resolve));
-      const file = barrier ? join(barrier, `b${id}`) : undefined;
-      try {
-        if (file) await Deno.writeFile(file, new Uint8Array(), { createNew: true, mode: 0o600 });
-        else post({ type: "flush", id });
-      } catch {
-        // The barrier folder was removed under us: fall back to a flush without it.
-        barrier = undefined;
-        post({ type: "flush", id });
-      }
-      await bounded(done);
-      flushed.delete(id);
-      if (file) Deno.remove(file).catch(() => {});
+      await sharedRound();
       await delivering;
     },
     stop() {

@@ -32,6 +32,32 @@ Deno.test("flush() after a write has delivered that write, every time (the barri
   }
 });
 
+Deno.test("a flush asked while another is in flight still orders a write made in between", async () => {
+  const root = await tempRoot();
+  const seen = new Set<string>();
+  const watcher = watchWorkspace(root, (changes: FileChange[]) => {
+    for (const change of changes) seen.add(change.path);
+    return Promise.resolve();
+  });
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!watcher.exact && Date.now() < deadline) await watcher.flush();
+    assert.equal(watcher.exact, true);
+    for (let i = 0; i < 100; i++) {
+      const earlier = watcher.flush();
+      const file = join(root, `g${i}.txt`);
+      await Deno.writeTextFile(file, "x");
+      // Many at once share rounds; each must still follow the write before it.
+      await Promise.all([watcher.flush(), watcher.flush(), watcher.flush()]);
+      assert.ok(seen.has(file), `the write of ${file} before the flush was delivered`);
+      await earlier;
+    }
+  } finally {
+    watcher.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("stop() removes the barrier folder and later flushes return at once", async () => {
   const root = await tempRoot();
   const parents = [runtimeFolderPath(), Deno.env.get("TMPDIR") || "/tmp"];
