@@ -41,7 +41,7 @@ const row: Row = {
   },
   skip: {
     coldStart: "its definition is the whole function (lines 5–8), which a one-line spot cannot " +
-      "name; tests/integration/bash_test.ts checks the cross-file jump from a cold start",
+      "name; tests/integration/languages_test.ts checks the cross-file jump from a cold start",
     unicode: "as coldStart; the hover and references checks cover the column after CJK and emoji",
   },
 };

@@ -32,7 +32,7 @@ const row: Row = {
   },
   skip: {
     unicode: "its hover's range is the whole declaration, not the name; tests/integration/" +
-      "css_test.ts checks the definition from a column after CJK and an emoji",
+      "languages_test.ts checks the definition from a column after CJK and an emoji",
     coldStart: "a stylesheet's names are its own: the CSS server resolves nothing across files",
     workspaceSymbols: "the CSS server offers no workspace symbols",
   },
