@@ -377,7 +377,16 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
       sandbox: flags.sandbox,
       trust: flags.trust,
     };
-    const hello = { role: flags.role, allowMutations: flags.allowMutations, client };
+    // This process's own Deno grant stays the ceiling: a daemon does not write for a client that
+    // could not write itself.
+    const mayWrite = flags.allowMutations && writeGranted(flags.root);
+    if (flags.allowMutations && !mayWrite) {
+      console.error(
+        `lspgate: --allow-mutations without Deno write permission on ${flags.root}: ` +
+          "the daemon will not write for this process (grant --allow-write for the root)",
+      );
+    }
+    const hello = { role: flags.role, allowMutations: mayWrite, client };
     try {
       const connection = await attachOrStart(target, hello);
       if (connection) {
@@ -397,6 +406,15 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
     }
   }
   return await openSession(flags);
+}
+
+/** Whether this process may write to `path` (Deno's permission, never a prompt). */
+function writeGranted(path: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "write", path }).state === "granted";
+  } catch {
+    return false;
+  }
 }
 
 /** What `lspgate daemon …` needs: the workspace, its config, and how servers are confined. */

@@ -253,3 +253,82 @@ Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints 
     await cleanup();
   }
 });
+
+Deno.test("the daemon writes only within both grants: not for a client without write on the root, not when it has none itself", async () => {
+  const { ws, runtime, run, cleanup } = await setup();
+  const folder = join(runtime, "lspgate");
+  // A process that may write its socket folder but not the workspace.
+  const restricted = async (args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-env",
+        "--allow-run",
+        "--allow-sys",
+        "--allow-net",
+        `--allow-write=${folder}`,
+        MOD,
+        ...args,
+        "--root",
+        ws.root,
+      ],
+      env: { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  };
+  try {
+    await Deno.mkdir(folder, { mode: 0o700 });
+    const at = await ws.locate("src/greet.ts", "greet(name: string)");
+    const rename = [
+      "call",
+      "rename",
+      "file=src/greet.ts",
+      `line=${at.line}`,
+      `column=${at.column}`,
+      "new_name=salute",
+      "apply=true",
+      "--json",
+      "--allow-mutations",
+    ];
+    const before = await ws.read("src/main.ts");
+
+    // A writable daemon, and a client whose own grant cannot write the root.
+    assert.equal((await run(["daemon", "start", "--allow-mutations"])).code, 0);
+    const capped = await restricted(rename);
+    assert.match(capped.stderr, /the daemon will not write for this process/);
+    assert.equal(JSON.parse(capped.stdout).error.code, "ACTION_NOT_ALLOWED", capped.stdout);
+    assert.equal(JSON.parse((await run(["daemon", "status"])).stdout).requests, 1);
+    assert.equal(await ws.read("src/main.ts"), before);
+    assert.equal((await run(["daemon", "stop"])).code, 0);
+
+    // A daemon started by a process that cannot write the root writes for nobody, and says so.
+    assert.equal((await restricted(["daemon", "start"])).code, 0);
+    const status = JSON.parse((await run(["daemon", "status"])).stdout);
+    assert.equal(status.writable, false);
+    const sockets = [...Deno.readDirSync(folder)].filter((e) => e.name.endsWith(".sock"));
+    const main = await DaemonConnection.open(join(folder, sockets[0].name), {
+      role: "main",
+      allowMutations: true,
+    });
+    assert.equal(main.granted.allowMutations, false);
+    assert.match(String(main.granted.note), /writes for nobody/);
+    const refused = await main.request({
+      id: 1,
+      action: "rename",
+      file: "src/greet.ts",
+      line: at.line,
+      column: at.column,
+      new_name: "salute",
+      apply: true,
+    });
+    assert.equal((refused as { error?: { code: string } }).error?.code, "ACTION_NOT_ALLOWED");
+    main.close();
+    assert.equal(await ws.read("src/main.ts"), before);
+  } finally {
+    await cleanup();
+  }
+});
