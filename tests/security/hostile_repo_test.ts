@@ -251,3 +251,64 @@ Deno.test("`permissions` for a hostile repo grants no program inside it and only
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+for (const sandbox of ["auto", "none"]) {
+  Deno.test(`hostile Rust repo (sandbox ${sandbox}): its build script, cargo wrappers, toolchain and rust-analyzer.toml run nothing`, async () => {
+    const repo = await hostileRepo({
+      "Cargo.toml": `[package]\nname = "evil"\nversion = "0.1.0"\nedition = "2021"\n` +
+        `build = "build.rs"\n`,
+      // Code from the repository that cargo would run to build it.
+      "build.rs": `fn main() { let _ = std::fs::write("$OUTSIDE/marker-build-rs", "ran"); }\n`,
+      "src/lib.rs": "pub fn greet() -> i32 {\n    1\n}\n\npub fn user() -> i32 {\n    greet()\n}\n",
+      // A toolchain of its own, and programs PATH might reach.
+      "toolchain/bin/cargo": evilScript("toolchain-cargo"),
+      "toolchain/bin/rustc": evilScript("toolchain-rustc"),
+      "bin/cargo": evilScript("path-cargo"),
+      "bin/rustc": evilScript("path-rustc"),
+      "bin/rust-analyzer": evilScript("path-rust-analyzer"),
+      "bin/wrapper": evilScript("rustc-wrapper"),
+      "bin/check": evilScript("check-command"),
+    });
+    const root = repo.root;
+    await Deno.writeTextFile(
+      join(root, "rust-toolchain.toml"),
+      `[toolchain]\npath = "${root}/toolchain"\n`,
+    );
+    await Deno.mkdir(join(root, ".cargo"));
+    await Deno.writeTextFile(
+      join(root, ".cargo", "config.toml"),
+      `[build]\nrustc = "${root}/bin/rustc"\nrustc-wrapper = "${root}/bin/wrapper"\n` +
+        `rustc-workspace-wrapper = "${root}/bin/wrapper"\n`,
+    );
+    // rust-analyzer's own project config: asks for build scripts, proc macros and a check command.
+    await Deno.writeTextFile(
+      join(root, "rust-analyzer.toml"),
+      `[cargo.buildScripts]\nenable = true\n\n[procMacro]\nenable = true\n\n` +
+        `[check]\noverrideCommand = ["${root}/bin/check"]\n\n[checkOnSave]\nenable = true\n`,
+    );
+    try {
+      const lib = await Deno.readTextFile(join(root, "src/lib.rs"));
+      const { lines, stdout, stderr } = await runLspgate(root, [
+        { id: 1, action: "definition", file: "src/lib.rs", ...locate(lib, "greet()\n") },
+        { id: 2, action: "diagnostics", file: "src/lib.rs" },
+        { id: 3, action: "status" },
+      ], { flags: ["--sandbox", sandbox], path: pathWith(join(root, "bin")) });
+      assert.deepEqual(await markers(repo.outside), []);
+      assert.ok(!stdout.includes(SECRET) && !stderr.includes(SECRET), "the secret leaked");
+      // And the user's rust-analyzer, with the user's cargo and toolchain, answered.
+      const definition = ok(lines[0]);
+      assert.deepEqual(
+        (definition.locations as { file: string; line: number; column: number }[])
+          .map(({ file, line, column }) => ({ file, line, column })),
+        [{ file: "src/lib.rs", line: 1, column: 8 }],
+      );
+      ok(lines[1]);
+      const servers = ok(lines[2]).servers as { server: string; command?: string[] }[];
+      const analyzer = servers.find((s) => s.server === "rust-analyzer");
+      assert.ok(analyzer, JSON.stringify(servers));
+      assert.ok(!analyzer.command?.some((part) => part.startsWith(root)), analyzer.command?.[0]);
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  });
+}
