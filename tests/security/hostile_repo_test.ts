@@ -312,3 +312,35 @@ for (const sandbox of ["auto", "none"]) {
     }
   });
 }
+
+Deno.test("hostile Go repo: its go on PATH, a toolchain line and a go.work run nothing; the user's gopls answers", async () => {
+  const repo = await hostileRepo({
+    // A toolchain line that, without GOTOOLCHAIN=local, makes go fetch and run another Go.
+    "go.mod": "module example.com/evil\n\ngo 1.22\n\ntoolchain go1.99.1\n",
+    "go.work": "go 1.22\n\ntoolchain go1.99.1\n\nuse .\n",
+    "util/util.go": "package util\n\nfunc Greet() int {\n\treturn 1\n}\n",
+    "main.go":
+      'package main\n\nimport "example.com/evil/util"\n\nfunc main() {\n\t_ = util.Greet()\n}\n',
+    "bin/go": evilScript("path-go"),
+    "bin/gopls": evilScript("path-gopls"),
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "main.go"));
+    const { lines, stdout, stderr } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "main.go", ...locate(main, "Greet()") },
+      { id: 2, action: "status" },
+    ], { path: pathWith(join(repo.root, "bin")) });
+    assert.deepEqual(await markers(repo.outside), []);
+    assert.ok(!stdout.includes(SECRET) && !stderr.includes(SECRET), "the secret leaked");
+    assert.deepEqual(
+      (ok(lines[0]).locations as { file: string; line: number; column: number }[])
+        .map(({ file, line, column }) => ({ file, line, column })),
+      [{ file: "util/util.go", line: 3, column: 6 }],
+    );
+    const servers = ok(lines[1]).servers as { server: string; command?: string[] }[];
+    const gopls = servers.find((s) => s.server === "gopls");
+    assert.ok(gopls && !gopls.command?.[0].startsWith(repo.root), JSON.stringify(servers));
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
