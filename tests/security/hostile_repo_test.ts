@@ -344,3 +344,34 @@ Deno.test("hostile Go repo: its go on PATH, a toolchain line and a go.work run n
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("a trusted root's own server that fails to start: the failure is said, its stderr is not", async () => {
+  const repo = await hostileRepo({
+    "package.json": `{"name": "trusted", "private": true}\n`,
+    "tsconfig.json": `{"compilerOptions": {"strict": true}}\n`,
+    "src/util.ts": tsFiles["src/util.ts"],
+    "src/main.ts": tsFiles["src/main.ts"],
+    // Prints a secret on both streams and exits at once.
+    "node_modules/.bin/typescript-language-server": evilScript("trusted-failing"),
+  });
+  await Deno.symlink(
+    (await userTypescriptServer()).typescript,
+    join(repo.root, "node_modules/typescript"),
+  );
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "src/main.ts"));
+    const { lines, stdout, stderr } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "src/main.ts", ...locate(main, "greet(") },
+      { id: 2, action: "status" },
+    ], { flags: ["--trust", "--sandbox", "bwrap"] });
+    const failed = lines[0] as { ok: boolean; error?: { code: string; message: string } };
+    assert.equal(failed.ok, false, JSON.stringify(failed));
+    assert.match(failed.error!.code, /^SERVER_(START_FAILED|EXITED)$/);
+    assert.ok(!stdout.includes(SECRET), "the project's server's output reached an answer");
+    assert.ok(!stderr.includes(SECRET), "the project's server's output reached lspgate's stderr");
+    // Sandboxed, it could not leave its mark outside either.
+    assert.deepEqual(await markers(repo.outside), []);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
