@@ -44,7 +44,11 @@ export const typescriptAdapter: Adapter = {
   installHint,
   // typescript-language-server answers from a syntax-only server until the project is loaded.
   readiness: "progress",
-  // It publishes nothing when a changed file's diagnostics stay empty (FileDiagnostics.update).
+  // It pushes diagnostics without versions, 300–800 ms after a change, and nothing when a file
+  // stays clean: they are asked of tsserver instead (adapters/typescript_diagnostics.ts).
+  diagnosticsHook: "tsserver",
+  // Where that cannot answer, the push is awaited, and a silence this long means still clean
+  // (FileDiagnostics.update publishes nothing when a file's diagnostics stay empty).
   stillCleanAfterMs: 1500,
   settings: {
     formattingOptions: { tabSize: 2, insertSpaces: true },

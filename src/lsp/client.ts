@@ -1,5 +1,6 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
+import { DIAGNOSTICS_HOOKS } from "../../adapters/hooks.ts";
 import { LspGateError } from "../errors.ts";
 import { CLIENT_CAPABILITIES } from "./capabilities.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
@@ -43,6 +44,13 @@ export interface ClientOptions {
    * this long with no work in progress means "still clean".
    */
   stillCleanAfterMs?: number;
+  /**
+   * A hook in adapters/hooks.ts, by name, that asks the server for a document's diagnostics
+   * instead of awaiting its push (typescript-language-server's pushes come late, without
+   * versions, and not at all for a file that stays clean). Where it cannot answer, the push is
+   * awaited as for any server.
+   */
+  diagnosticsHook?: string;
   /**
    * A file's diagnostics depend on that file alone (a linter such as biome): a change to another
    * file never makes its last push stale.
@@ -485,12 +493,14 @@ export class LspClient {
 
   /**
    * Diagnostics of an open document for every change the server has been told of (its own and,
-   * but for a linter, every other file's): pulled afresh where the server offers it, else the
-   * first push that arrived after the document was last sent (matching its version, where the
-   * server sends one). A document last sent before another file changed is sent again, unchanged,
-   * so the server checks it again now instead of at a time of its choosing.
+   * but for a linter, every other file's): pulled afresh where the server offers it, else asked
+   * through the adapter's diagnostics hook, else the first push that arrived after the document
+   * was last sent (matching its version, where the server sends one). A document last sent before
+   * another file changed is sent again, unchanged, so the server checks it again now instead of at
+   * a time of its choosing.
    */
   async diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
+    const deadline = performance.now() + timeoutMs;
     let doc = this.documents.get(uri);
     if (!doc) throw new LspGateError("INTERNAL", `diagnostics asked for ${uri}, which is not open`);
     if (this.pullsDiagnostics) {
@@ -502,7 +512,8 @@ export class LspClient {
         // A server that advertised pull but answers MethodNotFound still pushes.
       }
     }
-    const deadline = performance.now() + timeoutMs;
+    const asked = await this.#askDiagnostics(uri, deadline, timeoutMs, signal);
+    if (asked) return asked;
     // typescript-language-server hears of files changed on disk from tsserver's own watcher, and
     // tsserver updates the open files' diagnostics 2.5 s later (delayEnsureProjectForOpenFiles);
     // a document sent again is checked at once, and its push (or silence) is about the new state.
@@ -574,6 +585,45 @@ export class LspClient {
       }
     }
     return { status: "ok", items: pushed.items };
+  }
+
+  /**
+   * The answer of the adapter's diagnostics hook (ClientOptions.diagnosticsHook); undefined where
+   * there is none or it could not say, and the push is then awaited. A timeout is said as one.
+   */
+  async #askDiagnostics(
+    uri: string,
+    deadline: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<RawDiagnostics | undefined> {
+    const name = this.options.diagnosticsHook;
+    const hook = name === undefined ? undefined : DIAGNOSTICS_HOOKS[name];
+    if (!hook) return undefined;
+    try {
+      const items = await hook({
+        uri,
+        options: this.options,
+        serverCapabilities: this.capabilities,
+        clientCapabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
+        request: <R>(method: string, params: unknown) =>
+          this.request<R>(method, params, {
+            timeoutMs: Math.max(1, deadline - performance.now()),
+            signal,
+          }),
+      });
+      return items && { status: "ok", items };
+    } catch (error) {
+      if (!(error instanceof LspGateError)) throw error;
+      // The server refused this way (tsserver's "No Project", say): what it pushes still speaks.
+      if (error.code === "LSP_ERROR") return undefined;
+      if (error.code !== "TIMEOUT") throw error;
+      return {
+        status: "timeout",
+        items: [],
+        reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
+      };
+    }
   }
 
   async #pullDiagnostics(uri: string, timeoutMs: number, signal?: AbortSignal) {

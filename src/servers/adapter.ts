@@ -111,6 +111,8 @@ export interface Adapter {
   readinessScope?: "all" | "workspace";
   /** See ClientOptions.stillCleanAfterMs: for servers silent when a file stays clean. */
   stillCleanAfterMs?: number;
+  /** See ClientOptions.diagnosticsHook: a hook in adapters/hooks.ts that asks for diagnostics. */
+  diagnosticsHook?: string;
   /** See ClientOptions.indexProgressToken: the progress whose end means the index is built. */
   indexProgressToken?: string;
   /** See ClientOptions.extraCapabilities: client capabilities outside the standard (clangd's). */

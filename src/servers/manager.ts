@@ -573,6 +573,7 @@ export class ServerManager {
         readiness: entry.adapter.readiness,
         readinessScope: entry.adapter.readinessScope,
         stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
+        diagnosticsHook: entry.adapter.diagnosticsHook,
         fileScopedDiagnostics: entry.adapter.kind === "linter",
         indexProgressToken: entry.adapter.indexProgressToken,
         extraCapabilities: entry.adapter.extraCapabilities,

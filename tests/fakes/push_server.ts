@@ -8,6 +8,8 @@
  * document 50 ms later and publishes, without a version, for each one except a document that was
  * clean and stays clean (FileDiagnostics.update). A didChangeWatchedFiles is acted on only 3 s
  * later (tsserver's delayEnsureProjectForOpenFiles). `--mute` never publishes anything.
+ * `--tsserver-request=fail|hang` offers typescript-language-server's `typescript.tsserverRequest`
+ * command and answers it with an error, or never (for the client's diagnostics hook).
  *
  * @module
  */
@@ -17,13 +19,26 @@ import { JsonRpcConnection } from "../../src/jsonrpc/mod.ts";
 /** How long the fake waits after a didChangeWatchedFiles before it checks again: far longer than a re-sent document takes, so a test tells the two apart on any machine. */
 export const WATCHED_CHANGE_DELAY_MS = 20_000;
 
+/** How the fake answers `typescript.tsserverRequest`: with an error, or never. */
+export type TsserverRequestMode = "fail" | "hang";
+
 /** The command that runs this fake. */
-export function pushServerCommand(options: { mute?: boolean } = {}): string[] {
+export function pushServerCommand(
+  options: { mute?: boolean; tsserverRequest?: TsserverRequestMode } = {},
+): string[] {
   const script = new URL(import.meta.url).pathname;
-  return [Deno.execPath(), "run", "-A", "--no-config", script, ...(options.mute ? ["--mute"] : [])];
+  return [
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--no-config",
+    script,
+    ...(options.mute ? ["--mute"] : []),
+    ...(options.tsserverRequest ? [`--tsserver-request=${options.tsserverRequest}`] : []),
+  ];
 }
 
-function main(mute: boolean) {
+function main(mute: boolean, tsserverRequest?: string) {
   const writable = new WritableStream<Uint8Array>({
     write: (chunk) => {
       let done = 0;
@@ -62,9 +77,16 @@ function main(mute: boolean) {
   connection.onRequest((method, params) => {
     if (method === "initialize") {
       root = new URL((params as { rootUri: string }).rootUri).pathname;
-      return { capabilities: { textDocumentSync: 1 } };
+      const commands = tsserverRequest ? { commands: ["typescript.tsserverRequest"] } : undefined;
+      return { capabilities: { textDocumentSync: 1, executeCommandProvider: commands } };
     }
     if (method === "shutdown") return null;
+    if (method === "workspace/executeCommand" && tsserverRequest === "hang") {
+      return new Promise(() => {});
+    }
+    if (method === "workspace/executeCommand" && tsserverRequest === "fail") {
+      throw new Error("TypeScript Server Error: No Project.");
+    }
     throw new Error(`push fake does not handle ${method}`);
   });
   connection.onNotification((method, params) => {
@@ -78,4 +100,7 @@ function main(mute: boolean) {
   connection.listen();
 }
 
-if (import.meta.main) main(Deno.args.includes("--mute"));
+if (import.meta.main) {
+  const tsserverRequest = Deno.args.find((a) => a.startsWith("--tsserver-request="))?.split("=")[1];
+  main(Deno.args.includes("--mute"), tsserverRequest);
+}
