@@ -1,0 +1,66 @@
+// Which files a TypeScript project's config takes in. A workspace-wide question opens one file
+// per project to load it, and tsserver loads a tsconfig's project only for a file that config
+// includes: rxjs's src/Rx.global.js (outside its tsconfig) gave an inferred project of one file,
+// and a workspace symbol search answered "no symbols" where there were hundreds.
+import { parse } from "jsonc-parser";
+import { GlobMatcher } from "../permissions/glob.ts";
+
+/** The configs tsserver reads for a folder's project, in the order it looks for them. */
+export const PROJECT_CONFIGS: readonly string[] = ["tsconfig.json", "jsconfig.json"];
+
+/** Whether a file, given relative to the config's folder with `/`, is one the config lists. */
+export type IncludeCheck = (rel: string) => boolean;
+
+/**
+ * What a tsconfig.json or jsconfig.json (its JSONC text) includes: `files`, then `include` less
+ * `exclude`, a pattern without a wildcard or a dot in its last part naming a folder, as tsc reads
+ * them. Undefined where the text cannot tell (not an object, or `include` left to `extends`).
+ */
+export function configIncludes(text: string): IncludeCheck | undefined {
+  const config: unknown = parse(text, [], { allowTrailingComma: true });
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return undefined;
+  const { files, include, exclude, extends: base } = config as Record<string, unknown>;
+  const listed = strings(files);
+  let patterns = strings(include);
+  if (patterns === undefined) {
+    // tsc inherits `include` and `files` from the config it extends, which is not read here.
+    if (base !== undefined && listed === undefined) return undefined;
+    patterns = listed === undefined ? ["**/*"] : [];
+  }
+  const included = matchers(patterns, "/**/*");
+  const excluded = matchers(strings(exclude) ?? [], "/**");
+  const named = new Set((listed ?? []).map(normalize));
+  return (rel) =>
+    named.has(rel) ||
+    (included.some((m) => m.matches(rel)) && !excluded.some((m) => m.matches(rel)));
+}
+
+function strings(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((item): item is string => typeof item === "string");
+}
+
+function normalize(pattern: string): string {
+  return pattern.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+}
+
+/** Compiles patterns; a folder (no wildcard or dot in its last part) takes `folderSuffix`. */
+function matchers(patterns: string[], folderSuffix: string): GlobMatcher[] {
+  const compiled: GlobMatcher[] = [];
+  for (const raw of patterns) {
+    const pattern = normalize(raw);
+    if (pattern === "" || pattern === ".") {
+      compiled.push(new GlobMatcher("**", "/"));
+      continue;
+    }
+    const last = pattern.slice(pattern.lastIndexOf("/") + 1);
+    const folder = !/[*?.]/.test(last);
+    try {
+      compiled.push(new GlobMatcher(pattern, "/"));
+      if (folder) compiled.push(new GlobMatcher(pattern + folderSuffix, "/"));
+    } catch {
+      // Outside the config's folder ("../shared") or not a pattern: it lists nothing here.
+    }
+  }
+  return compiled;
+}
