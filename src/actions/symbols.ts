@@ -1,5 +1,6 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { toLspGateError } from "../errors.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
@@ -7,11 +8,11 @@ import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
 import { syntaxOutline } from "./syntax_only.ts";
-import { FileCache } from "./locate.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { fileField, timeoutField } from "./schema.ts";
 import { type FlatSymbol, flattenSymbols } from "./symbol_tree.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { TextCache } from "./text_cache.ts";
 import { workspaceServers } from "./workspace_servers.ts";
 
 /** A symbol in `details.symbols`. */
@@ -88,42 +89,72 @@ function outline(context: ActionContext, input: { file: string; query?: string }
 }
 
 async function workspaceSymbols(context: ActionContext, query: string) {
-  const { servers, capped } = await workspaceServers(context);
-  if (servers.length === 0) {
+  const method = "workspace/symbol";
+  const found = await workspaceServers(context, { method });
+  const { servers } = found;
+  if (servers.length === 0 && found.failure) throw found.failure;
+  const missing = found.missing.join(", ");
+  if (servers.length === 0 && found.unsupported.length === 0) {
     return {
-      text: "No language server handles any file in this workspace, so there is nothing to search.",
-      details: { symbols: [], total: 0, truncated: false },
+      text: missing
+        ? `No installed language server handles the files in this workspace (not installed: ` +
+          `${missing}), so nothing was searched.`
+        : "No language server handles any file in this workspace, so there is nothing to search.",
+      details: { symbols: [], total: 0, truncated: false, partial: found.partial },
     };
   }
-  const views: SymbolView[] = [];
-  const notes: string[] = capped
-    ? ["Only the first 8 projects were searched; search from a file for the others."]
-    : [];
-  const files = new FileCache(context);
-  let ready = true;
-  for (const server of servers) {
+  const notes = [
+    ...found.unsupported.map((id) => `${id} does not offer workspace symbol search.`),
+    ...(missing ? [`Not searched (server not installed): ${missing}.`] : []),
+    ...found.notes,
+  ];
+  // Files named by the answers, read once per request and kept across requests while unchanged.
+  const texts = TextCache.of(context);
+  const read = new Map<string, Promise<TextLines | undefined>>();
+  const linesOf = (uri: string) => {
+    let lines = read.get(uri);
+    if (!lines) read.set(uri, lines = texts.linesOf(uri));
+    return lines;
+  };
+  const answers = await Promise.allSettled(servers.map(async (server) => {
     try {
-      if (!server.client.supports("workspace/symbol")) {
-        notes.push(`${server.id} does not offer workspace symbol search.`);
-        continue;
-      }
-      ready = await waitForProject(context, server.client, "workspace") && ready;
+      const ready = await waitForProject(context, server.client, "workspace");
       const raw = await ask<(proto.SymbolInformation | proto.WorkspaceSymbol)[] | null>(
         context,
         server.client,
-        "workspace/symbol",
+        method,
         { query },
       );
-      for (const symbol of flattenSymbols(raw ?? [], "")) {
-        const lines = await files.linesOf(symbol.uri);
-        const path = fromFileUrl(symbol.uri);
-        const file = path ? context.workspace.relative(path) : symbol.uri;
-        views.push(view(symbol, file, lines, server.client.encoding));
-      }
+      const views = await Promise.all(
+        flattenSymbols(raw ?? [], "").map(async (symbol) => {
+          const path = fromFileUrl(symbol.uri);
+          const file = path ? context.workspace.relative(path) : symbol.uri;
+          return view(symbol, file, await linesOf(symbol.uri), server.client.encoding);
+        }),
+      );
+      return { views, ready };
     } finally {
       server.release();
     }
-  }
+  }));
+  const views: SymbolView[] = [];
+  let ready = true;
+  let partial = found.partial;
+  let failure: unknown;
+  answers.forEach((answer, i) => {
+    if (answer.status === "fulfilled") {
+      views.push(...answer.value.views);
+      ready &&= answer.value.ready;
+      return;
+    }
+    // One server's error leaves the others' answers standing, said to be partial.
+    failure ??= answer.reason;
+    partial = true;
+    const { id, root } = servers[i];
+    notes.push(`${id} (${root}) did not answer: ${toLspGateError(answer.reason).message}`);
+  });
+  // No server answered (a cancel among them): the error, never "no symbols".
+  if (failure !== undefined && !answers.some((a) => a.status === "fulfilled")) throw failure;
   // Exact names first, then prefix matches, then the rest, as a person would scan them.
   const q = query.toLowerCase();
   const rank = (s: SymbolView) =>
@@ -149,7 +180,7 @@ async function workspaceSymbols(context: ActionContext, query: string) {
       symbols: bounded.items,
       total: bounded.total,
       truncated: bounded.truncated,
-      partial: !ready,
+      partial: partial || !ready,
     },
   };
 }

@@ -1,56 +1,142 @@
+import { LspGateError, toLspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
+import {
+  FILES_SCANNED,
+  forgetProjects,
+  type WorkspaceProject,
+  workspaceProjects,
+} from "./workspace_projects.ts";
 
 /** A server to ask a workspace-wide question, held until released. */
 export interface WorkspaceServer {
   id: string;
+  /** The project's root, workspace-relative. */
+  root: string;
   client: ServerClient;
   release(): void;
 }
 
-const MAX_SERVERS = 8;
-const FILES_SCANNED = 5000;
+/** The servers to ask, and what the answer must say about the projects it could not ask. */
+export interface WorkspaceServers {
+  servers: WorkspaceServer[];
+  /** Adapters whose running server does not offer the method asked about (not held). */
+  unsupported: string[];
+  /** Adapters of projects found whose server is not installed. */
+  missing: string[];
+  /** Sentences for the answer: projects left out, servers that could not be started. */
+  notes: string[];
+  /** Whether projects that may hold answers were left out. */
+  partial: boolean;
+  /** The first error of a server that could not be started, for an answer with no server. */
+  failure?: LspGateError;
+}
+
+/** Most servers one workspace-wide question starts. */
+export const MAX_SERVERS = 8;
 
 /**
  * The servers that can answer for the whole workspace: one per (adapter, project root), each
- * started by opening one file of its project (which also gives tsserver a project to search).
- * At most MAX_SERVERS; `capped` says when projects were left out.
+ * started by opening the file that loads its project (see workspace_projects.ts), at most
+ * MAX_SERVERS. A server not installed takes no part (listed in `missing`); a running one that
+ * does not offer `method` is listed in `unsupported` instead of being held.
  */
 export async function workspaceServers(
   context: ActionContext,
-): Promise<{ servers: WorkspaceServer[]; capped: boolean }> {
-  const servers: WorkspaceServer[] = [];
-  const seen = new Set<string>();
-  let capped = false;
-  const primaries = context.manager.options.adapters.filter((a) => a.kind !== "linter");
-  for (const adapter of primaries) {
-    const extensions = Object.keys(adapter.languages).map((e) => e.slice(1));
-    const pattern = extensions.length === 1
-      ? `**/*.${extensions[0]}`
-      : `**/*.{${extensions.join(",")}}`;
-    const found = await context.workspace.glob(pattern, { limit: FILES_SCANNED });
-    const folders = new Set<string>();
-    for (const file of found.paths) {
-      // One file per folder is enough to learn the folder's project.
-      const folder = file.slice(0, file.lastIndexOf("/"));
-      if (folders.has(folder)) continue;
-      folders.add(folder);
-      const pick = await context.manager.pick(file);
-      if (!pick || pick.adapter.id !== adapter.id) continue;
-      const key = `${pick.adapter.id}@${pick.root}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (servers.length >= MAX_SERVERS) {
-        capped = true;
-        break;
-      }
-      try {
-        const lease = await context.manager.acquire(file, context.signal);
-        servers.push({ id: pick.adapter.id, client: lease.client, release: lease.release });
-      } catch {
-        // A server that is not installed simply does not take part in the search.
-      }
+  options: { method?: string } = {},
+): Promise<WorkspaceServers> {
+  const first = await attempt(context, options.method);
+  if (!first.stale) return first.result;
+  // A remembered opener is gone (its deletion not heard yet): walk again, once.
+  for (const server of first.result.servers) server.release();
+  forgetProjects(context.manager);
+  return (await attempt(context, options.method)).result;
+}
+
+async function attempt(
+  context: ActionContext,
+  method: string | undefined,
+): Promise<{ result: WorkspaceServers; stale: boolean }> {
+  const list = await workspaceProjects(context);
+  cancelled(context);
+  const result: WorkspaceServers = {
+    servers: [],
+    unsupported: [],
+    missing: [],
+    notes: [],
+    partial: false,
+  };
+  if (list.truncated) {
+    result.notes.push(
+      `The workspace has more than ${FILES_SCANNED} files; projects in the files not looked at ` +
+        "were not searched.",
+    );
+    result.partial = true;
+  }
+  const running = new Map(
+    context.manager.entries().flatMap((e) =>
+      e.state.kind === "running" ? [[e.key, e.state.client] as const] : []
+    ),
+  );
+  const pending: WorkspaceProject[] = [];
+  for (const project of list.projects) {
+    const client = running.get(project.key);
+    if (method && client && !client.exited && !client.supports(method)) {
+      addOnce(result.unsupported, project.adapter.id);
+    } else {
+      pending.push(project);
     }
   }
-  return { servers, capped };
+  let stale = false;
+  // Started together, MAX_SERVERS at most: a server not installed leaves its place to the next.
+  while (pending.length > 0 && result.servers.length < MAX_SERVERS) {
+    const batch = pending.splice(0, MAX_SERVERS - result.servers.length);
+    const leases = await Promise.allSettled(
+      batch.map((p) => context.manager.acquire(p.opener, context.signal)),
+    );
+    leases.forEach((lease, i) => {
+      const project = batch[i];
+      if (lease.status === "fulfilled") {
+        const { client, release } = lease.value;
+        if (method && !client.supports(method)) {
+          release();
+          addOnce(result.unsupported, project.adapter.id);
+        } else {
+          const root = context.workspace.relative(project.root);
+          result.servers.push({ id: project.adapter.id, root, client, release });
+        }
+        return;
+      }
+      const error = toLspGateError(lease.reason);
+      if (error.code === "SERVER_NOT_INSTALLED") return addOnce(result.missing, project.adapter.id);
+      if (error.code === "CANCELLED") return;
+      // The opener the walk found is no longer there: the caller walks again.
+      stale ||= error.code === "FILE_NOT_FOUND" || error.code === "OUTSIDE_WORKSPACE";
+      result.failure ??= error;
+      result.partial = true;
+      result.notes.push(
+        `${project.adapter.id} (${context.workspace.relative(project.root)}) was not searched: ` +
+          error.message,
+      );
+    });
+    if (context.signal.aborted) {
+      for (const server of result.servers) server.release();
+      cancelled(context);
+    }
+  }
+  if (pending.length > 0) {
+    result.notes.push(
+      `Only the first ${MAX_SERVERS} projects were searched; search from a file for the others.`,
+    );
+    result.partial = true;
+  }
+  return { result, stale };
+}
+
+function addOnce(list: string[], item: string): void {
+  if (!list.includes(item)) list.push(item);
+}
+
+function cancelled(context: ActionContext): void {
+  if (context.signal.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
 }
