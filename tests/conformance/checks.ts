@@ -70,6 +70,7 @@ export const CHECK_FNS: Record<CheckName, { title: string; run: CheckFn }> = {
       assert.deepEqual(sorted(locationsOf(answer)), sorted(expected), answer.content[0].text);
       const capabilities = await h.ok({ action: "capabilities", file: at.file });
       assert.equal(capabilities.details.server, row.server);
+      if (row.encoding) assert.equal(capabilities.details.encoding, row.encoding);
     },
   },
 

@@ -54,6 +54,11 @@ export interface Row {
   server: string;
   /** Finds or installs the server before the row runs; throws, naming what is missing, if it cannot. */
   ensure?: () => Promise<unknown>;
+  /**
+   * The position encoding the server must agree to (lspgate offers UTF-32, UTF-8, UTF-16 in that
+   * order, and clangd's own `offsetEncoding`): checked with the cold start.
+   */
+  encoding?: "utf-8" | "utf-16" | "utf-32";
   /** `servers` entries of the user's config for the row's session (e.g. basedpyright preferred). */
   servers?: LspGateConfig["servers"];
   /** Prepares the copied workspace before the session opens (e.g. writes compile_commands.json). */

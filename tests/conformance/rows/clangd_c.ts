@@ -15,6 +15,7 @@ const row: Row = {
   name: "clangd (C, compile_flags.txt)",
   fixture: "c",
   server: "clangd",
+  encoding: "utf-32",
   ensure: ensureClangd,
   // Without the index, clangd answers with the header's declaration.
   coldStart: { from: call, to: [definition] },

@@ -16,6 +16,7 @@ const row: Row = {
   name: "clangd (C++, compile_commands.json)",
   fixture: "cpp",
   server: "clangd",
+  encoding: "utf-32",
   ensure: ensureClangd,
   async setup(ws) {
     const commands = ["src/shapes.cpp", "src/main.cpp"].map((file) => ({

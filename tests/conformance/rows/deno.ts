@@ -23,6 +23,7 @@ const row: Row = {
   name: "deno lsp",
   fixture: "deno",
   server: "deno",
+  encoding: "utf-16",
   coldStart: { from: call, to: [definition] },
   unicode: { from: call, to: [definition] },
   references: { at: definition, expect: references },

@@ -13,6 +13,7 @@ const row: Row = {
   name: "gopls (Go module)",
   fixture: "go",
   server: "gopls",
+  encoding: "utf-16",
   ensure: ensureGopls,
   coldStart: { from: call, to: [definition] },
   unicode: { from: call, to: [definition] },

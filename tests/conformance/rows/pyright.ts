@@ -16,6 +16,7 @@ const row: Row = {
   name: "pyright",
   fixture: "python",
   server: "pyright",
+  encoding: "utf-16",
   coldStart: { from: call, to: [definition] },
   unicode: { from: call, to: [definition] },
   references: {

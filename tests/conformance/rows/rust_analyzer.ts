@@ -15,6 +15,7 @@ const row: Row = {
   name: "rust-analyzer (Cargo)",
   fixture: "rust",
   server: "rust-analyzer",
+  encoding: "utf-32",
   ensure: ensureRustAnalyzer,
   coldStart: { from: call, to: [definition] },
   unicode: { from: call, to: [definition] },

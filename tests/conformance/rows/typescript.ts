@@ -77,6 +77,7 @@ export const typescriptChecks: Omit<Row, "name" | "server"> = {
 const row: Row = {
   name: "typescript-language-server",
   server: "typescript",
+  encoding: "utf-16",
   ...typescriptChecks,
   workspaceSymbols: {
     // typescript-language-server names no container in a workspace search (TypeScript 7 does).
