@@ -18,6 +18,8 @@ export const goplsAdapter: Adapter = {
   id: "gopls",
   languages: { ".go": "go" },
   rootMarkers: ["go.work", "go.mod"],
+  // A go.work above a module makes one workspace of its modules, as `go` itself finds it.
+  workspaceMarkers: ["go.work"],
   priority: 10,
   installHint,
   // gopls holds each request until the workspace is loaded, and answers it then.

@@ -73,6 +73,11 @@ export interface Adapter {
   /** Files whose folder is a project root, nearest first wins. */
   rootMarkers: string[];
   /**
+   * Files whose folder is the root of every project below it (gopls' `go.work`): found at or
+   * above a file's nearest project root, the nearest such folder is the root instead.
+   */
+  workspaceMarkers?: string[];
+  /**
    * A marker that counts only when it holds this text, e.g. `pyproject.toml` with `[tool.ruff`
    * (a linter applies only where the project configures it).
    */

@@ -33,7 +33,10 @@ export async function pickAdapter(
   }
   if (candidates.length === 0) return undefined;
   const placed = await Promise.all(candidates.map(async (adapter) => {
-    const root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers, adapter);
+    let root = await nearestMarker(dirname(file), workspace, adapter.rootMarkers, adapter);
+    if (root !== undefined && adapter.workspaceMarkers) {
+      root = await nearestMarker(root, workspace, adapter.workspaceMarkers) ?? root;
+    }
     return { adapter, root, depth: root === undefined ? -1 : root.split("/").length };
   }));
   const depth = Math.max(...placed.map((p) => p.depth));

@@ -17,7 +17,8 @@ export type FixtureName =
   | "html"
   | "yaml"
   | "dockerfile"
-  | "c";
+  | "c"
+  | "gowork";
 
 /** A fixture copied to a fresh temporary folder, with text-match helpers over its files. */
 export class TempWorkspace implements AsyncDisposable {
