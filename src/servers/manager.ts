@@ -161,7 +161,9 @@ export class ServerManager {
   readonly #changeListeners = new Set<ChangeListener>();
 
   constructor(readonly options: ManagerOptions) {
-    this.#markers = new Set(options.adapters.flatMap((a) => a.rootMarkers));
+    this.#markers = new Set(
+      options.adapters.flatMap((a) => [...a.rootMarkers, ...(a.workspaceMarkers ?? [])]),
+    );
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
         () => this.#stopIdle().catch(() => {}),
