@@ -1,14 +1,18 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
-import { TextLines } from "../lsp/text_lines.ts";
+import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import type { LocationView } from "../format/locations.ts";
 import type { ActionContext } from "./types.ts";
+import { TextCache } from "./text_cache.ts";
 
 /** A location as agents read it: 1-based code points, `file` workspace-relative when inside. */
 export type AgentLocation = LocationView;
 
-/** Reads files for locations once per answer, through the workspace boundary. */
+/**
+ * Reads files for locations once per answer, through the workspace boundary (and the text cache
+ * shared across answers, which keeps a file until it changes).
+ */
 export class FileCache {
   #files = new Map<string, Promise<TextLines | undefined>>();
   constructor(private readonly context: ActionContext) {}
@@ -23,14 +27,9 @@ export class FileCache {
     return cached;
   }
 
-  async #read(uri: string): Promise<TextLines | undefined> {
-    try {
-      const path = await this.context.workspace.resolveUri(uri);
-      return new TextLines(await this.context.workspace.readText(path));
-    } catch {
-      // Outside the workspace (a library, a deleted file): listed without context.
-      return undefined;
-    }
+  #read(uri: string): Promise<TextLines | undefined> {
+    // Outside the workspace (a library, a deleted file): undefined, listed without context.
+    return TextCache.of(this.context).linesOf(uri);
   }
 }
 
