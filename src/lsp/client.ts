@@ -1,4 +1,5 @@
 import type * as proto from "vscode-languageserver-protocol";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
 import { DIAGNOSTICS_HOOKS } from "../../adapters/hooks.ts";
 import { LspGateError } from "../errors.ts";
@@ -742,7 +743,7 @@ export class LspClient {
     if (method === "textDocument/publishDiagnostics") {
       const p = params as proto.PublishDiagnosticsParams;
       if (typeof p?.uri !== "string") return;
-      this.#pushed.set(p.uri, {
+      this.#pushed.set(sameFileUri(p.uri), {
         version: typeof p.version === "number" ? p.version : undefined,
         items: Array.isArray(p.diagnostics) ? p.diagnostics : [],
         at: performance.now(),
@@ -851,4 +852,18 @@ function describeProgress(
   const percent = typeof value.percentage === "number" ? ` ${Math.round(value.percentage)}%` : "";
   const message = typeof value.message === "string" && value.message ? `: ${value.message}` : "";
   return `${title}${percent}${message}`.slice(0, 200);
+}
+
+/**
+ * A server's `file://` URI as lspgate writes it (pathToFileURL), so a push finds its document:
+ * servers built on vscode-uri escape more of a path (`@` as %40, `+` as %2B, parentheses).
+ * Anything that is not a file URI is kept as it is.
+ */
+export function sameFileUri(uri: string): string {
+  if (!/^file:/i.test(uri)) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).href;
+  } catch {
+    return uri;
+  }
 }

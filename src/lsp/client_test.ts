@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { pushServerCommand, WATCHED_CHANGE_DELAY_MS } from "../../tests/fakes/push_server.ts";
 import { LspClient } from "./client.ts";
 
@@ -66,4 +67,30 @@ Deno.test("diagnostics() from a server that never speaks is a timeout, never cle
   assert.equal(first.status, "timeout");
   await fake.changeDep("bad");
   assert.equal((await fake.ask(STILL_CLEAN_MS * 2)).status, "timeout");
+});
+
+Deno.test("diagnostics() matches a push whose URI escapes the path differently (vscode-uri's %40, %2B, %28)", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-client-" }));
+  const root = `${base}/ws @+(1)`;
+  await Deno.mkdir(root);
+  const client = await LspClient.start({
+    serverName: "push-fake",
+    root,
+    rootUri: pathToFileURL(root).href,
+    process: { command: pushServerCommand({ encodeUris: true }), cwd: root },
+    installHint: "",
+    requestTimeoutMs: 10_000,
+    startTimeoutMs: 10_000,
+  });
+  try {
+    await Deno.writeTextFile(`${root}/dep`, "bad");
+    const uri = pathToFileURL(`${root}/b.fake`).href;
+    await client.syncDocument(uri, "fake", "uses dep\n");
+    const answer = await client.diagnostics(uri, 10_000);
+    assert.equal(answer.status, "ok", JSON.stringify(answer));
+    assert.deepEqual(answer.items.map((d) => d.message), ["dep is bad"]);
+  } finally {
+    await client.shutdown();
+    await Deno.remove(base, { recursive: true });
+  }
 });

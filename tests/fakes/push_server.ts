@@ -8,6 +8,8 @@
  * document 50 ms later and publishes, without a version, for each one except a document that was
  * clean and stays clean (FileDiagnostics.update). A didChangeWatchedFiles is acted on only 3 s
  * later (tsserver's delayEnsureProjectForOpenFiles). `--mute` never publishes anything.
+ * `--encode-uris` publishes each URI with the characters vscode-uri escapes in a path (`@`, `+`,
+ * parentheses, …) percent-encoded, as servers built on it do (typescript-language-server).
  * `--tsserver-request=fail|hang` offers typescript-language-server's `typescript.tsserverRequest`
  * command and answers it with an error, or never (for the client's diagnostics hook).
  *
@@ -24,7 +26,7 @@ export type TsserverRequestMode = "fail" | "hang";
 
 /** The command that runs this fake. */
 export function pushServerCommand(
-  options: { mute?: boolean; tsserverRequest?: TsserverRequestMode } = {},
+  options: { mute?: boolean; tsserverRequest?: TsserverRequestMode; encodeUris?: boolean } = {},
 ): string[] {
   const script = new URL(import.meta.url).pathname;
   return [
@@ -34,11 +36,12 @@ export function pushServerCommand(
     "--no-config",
     script,
     ...(options.mute ? ["--mute"] : []),
+    ...(options.encodeUris ? ["--encode-uris"] : []),
     ...(options.tsserverRequest ? [`--tsserver-request=${options.tsserverRequest}`] : []),
   ];
 }
 
-function main(mute: boolean, tsserverRequest?: string) {
+function main(mute: boolean, tsserverRequest?: string, encodeUris = false) {
   const writable = new WritableStream<Uint8Array>({
     write: (chunk) => {
       let done = 0;
@@ -65,7 +68,12 @@ function main(mute: boolean, tsserverRequest?: string) {
     for (const uri of open) {
       if (published.get(uri) === 0 && diagnostics.length === 0) continue;
       published.set(uri, diagnostics.length);
-      connection.sendNotification("textDocument/publishDiagnostics", { uri, diagnostics });
+      connection.sendNotification("textDocument/publishDiagnostics", {
+        uri: encodeUris
+          ? uri.replace(/[@+()!$&',;=]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)
+          : uri,
+        diagnostics,
+      });
     }
   };
   const schedule = (ms: number) => {
@@ -76,7 +84,7 @@ function main(mute: boolean, tsserverRequest?: string) {
 
   connection.onRequest((method, params) => {
     if (method === "initialize") {
-      root = new URL((params as { rootUri: string }).rootUri).pathname;
+      root = decodeURIComponent(new URL((params as { rootUri: string }).rootUri).pathname);
       const commands = tsserverRequest ? { commands: ["typescript.tsserverRequest"] } : undefined;
       return { capabilities: { textDocumentSync: 1, executeCommandProvider: commands } };
     }
@@ -102,5 +110,5 @@ function main(mute: boolean, tsserverRequest?: string) {
 
 if (import.meta.main) {
   const tsserverRequest = Deno.args.find((a) => a.startsWith("--tsserver-request="))?.split("=")[1];
-  main(Deno.args.includes("--mute"), tsserverRequest);
+  main(Deno.args.includes("--mute"), tsserverRequest, Deno.args.includes("--encode-uris"));
 }
