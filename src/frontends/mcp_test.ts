@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
@@ -6,7 +7,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ACTIONS } from "../actions/table.ts";
-import type { Session } from "../session.ts";
+import { ADAPTERS } from "../../adapters/mod.ts";
+import { defaultConfig } from "../config.ts";
+import { Session } from "../session.ts";
+import { spyCommand } from "../../tests/helpers/lsp_spy.ts";
 import { copyWorkspace, MOD, openTestSession } from "../../tests/fixtures/frontends/workspace.ts";
 import { createMcpServer, TOOL_NAME } from "./mcp.ts";
 
@@ -184,6 +188,63 @@ Deno.test("mcp: a call the client cancels is cancelled in the session", async ()
     action: "cancel",
     target: requests[0].id,
   });
+});
+
+Deno.test("mcp: a call with a progress token hears notifications/progress while its server starts, all before its answer", async () => {
+  await using ws = await copyWorkspace();
+  const scratch = await Deno.makeTempDir({ prefix: "lspgate_mcp_progress_" });
+  // deno lsp, held at its start (nothing it says is passed on) until the gate file exists: the
+  // test opens it once it has heard that the server is starting. Without progress the start
+  // never ends, and the call fails at the start timeout.
+  const gate = join(scratch, "gate");
+  const command = spyCommand(join(scratch, "log"), [Deno.execPath(), "lsp"], { holdUntil: gate });
+  const session = await Session.open({
+    root: ws.root,
+    role: "main",
+    allowMutations: false,
+    adapters: ADAPTERS,
+    config: { ...defaultConfig(), servers: { deno: { command } } },
+  });
+  try {
+    await using client = await connect(session);
+    // A notification for a token the client no longer knows (one sent after the answer) is an
+    // error the SDK reports here.
+    const errors: Error[] = [];
+    client.onerror = (error: Error) => errors.push(error);
+    const heard: { progress: number; message?: string }[] = [];
+    const onprogress = (update: { progress: number; message?: string }) => {
+      heard.push(update);
+      if (update.message === "deno: starting") Deno.writeTextFileSync(gate, "");
+    };
+    const result = await client.callTool(
+      {
+        name: TOOL_NAME,
+        arguments: { action: "definition", file: "src/main.ts", line: 2, symbol: "greet" },
+      },
+      undefined,
+      { onprogress },
+    );
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.match(JSON.stringify(result.content), /1 definition of `greet`/);
+    assert.equal(heard[0]?.message, "deno: starting", JSON.stringify(heard));
+    // MCP: progress increases with each notification.
+    for (let i = 1; i < heard.length; i++) {
+      assert.ok(heard[i].progress > heard[i - 1].progress, JSON.stringify(heard));
+    }
+    // A round trip after the answer: a notification sent late for the first call has arrived
+    // by the second's answer.
+    const plain = await call(client, {
+      action: "hover",
+      file: "src/main.ts",
+      line: 2,
+      symbol: "greet",
+    });
+    assert.equal(plain.isError, false, plain.text);
+    assert.deepEqual(errors, []);
+  } finally {
+    await session.close();
+    await Deno.remove(scratch, { recursive: true });
+  }
 });
 
 Deno.test("mcp: calls reach the session against the real deno lsp", async (t) => {

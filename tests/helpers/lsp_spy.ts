@@ -2,17 +2,31 @@
  * A transparent stand-in for a real language server's binary, for tests that must see what
  * lspgate asks the server: it runs the real server as its child, passes every byte through
  * unchanged both ways, and appends one JSON line per message lspgate sent (`{method, id?}`) to a
- * log file. It answers nothing itself.
+ * log file. It answers nothing itself. With `--hold GATE` it is also a server slow to start, as
+ * long as a test wants: nothing the server says (its initialize answer first) is passed on until
+ * the file GATE exists.
  *
- * Run as `deno run -A tests/helpers/lsp_spy.ts LOG -- COMMAND...`; spyCommand() builds that.
+ * Run as `deno run -A tests/helpers/lsp_spy.ts LOG [--hold GATE] -- COMMAND...`; spyCommand()
+ * builds that.
  *
  * @module
  */
 
+/** Options of spyCommand(). */
+export interface SpyOptions {
+  /** Hold everything the server says until this file exists. */
+  holdUntil?: string;
+}
+
 /** The command that runs `command` (a real server) behind the spy, logging to `log`. */
-export function spyCommand(log: string, command: string[]): string[] {
+export function spyCommand(
+  log: string,
+  command: string[],
+  options: SpyOptions = {},
+): [string, ...string[]] {
   const script = new URL(import.meta.url).pathname;
-  return [Deno.execPath(), "run", "-A", "--no-config", script, log, "--", ...command];
+  const hold = options.holdUntil ? ["--hold", options.holdUntil] : [];
+  return [Deno.execPath(), "run", "-A", "--no-config", script, log, ...hold, "--", ...command];
 }
 
 /** One message lspgate sent the server. */
@@ -64,17 +78,33 @@ class Frames {
   }
 }
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main(args: string[]) {
   const log = args[0];
-  const command = args.slice(args.indexOf("--") + 1);
+  const cut = args.indexOf("--");
+  const hold = args.indexOf("--hold") > 0 && args.indexOf("--hold") < cut
+    ? args[args.indexOf("--hold") + 1]
+    : undefined;
+  const command = args.slice(cut + 1);
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  // The server's output goes back untouched.
-  const back = child.stdout.pipeTo(Deno.stdout.writable).catch(() => {});
+  // The server's output goes back untouched, once the gate (if any) is open.
+  const back = (async () => {
+    while (hold && !(await exists(hold))) await new Promise((r) => setTimeout(r, 20));
+    await child.stdout.pipeTo(Deno.stdout.writable);
+  })().catch(() => {});
   // The spy ends with its server, whether or not its own input has ended.
   child.status.then(async (status) => {
     await back;

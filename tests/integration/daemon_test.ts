@@ -284,29 +284,6 @@ Deno.test("one daemon, two roles: the sub-agent's apply is refused while the mai
   }
 });
 
-Deno.test('JSON lines with --daemon and "progress": true: progress lines come before the answer', async () => {
-  const { ws, run, cleanup } = await setup();
-  try {
-    const at = await ws.locate("src/main.ts", "greet(名前)");
-    const request = { id: 7, action: "definition", file: "src/main.ts", ...at, progress: true };
-    const out = await run(["--daemon"], JSON.stringify(request) + "\n");
-    assert.equal(out.code, 0, out.stderr);
-    const lines = out.stdout.trim().split("\n").map((l) => JSON.parse(l));
-    const answer = lines.at(-1);
-    assert.equal(answer.id, 7);
-    assert.equal(answer.ok, true);
-    const progress = lines.slice(0, -1);
-    assert.ok(progress.length >= 1, out.stdout);
-    for (const line of progress) {
-      assert.equal(line.id, 7);
-      assert.ok(Array.isArray(line.progress.servers));
-    }
-    assert.ok(progress.some((l) => /deno/.test(l.progress.message)), out.stdout);
-  } finally {
-    await cleanup();
-  }
-});
-
 Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints reaches the warm daemon, and writes nothing", async () => {
   const { ws, runtime, run, cleanup } = await setup();
   try {
