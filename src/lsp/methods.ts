@@ -1,20 +1,10 @@
-import * as proto from "vscode-languageserver-protocol";
-
-// The protocol's request types carry the server capability they need; index them by method.
-const capabilityByMethod = new Map<string, string>();
-for (const value of Object.values(proto)) {
-  const type = value as { method?: unknown; capabilities?: { server?: unknown } };
-  if (
-    type && typeof type === "object" && typeof type.method === "string" &&
-    typeof type.capabilities?.server === "string"
-  ) {
-    capabilityByMethod.set(type.method, type.capabilities.server);
-  }
-}
+// The protocol's request types carry the server capability they need; the table is generated from
+// them (see methods_test.ts) so that no Worker loads the package at runtime.
+import { METHOD_CAPABILITIES } from "./method_capabilities.ts";
 
 /** The dotted server-capability path a request needs (`definitionProvider`), if the protocol names one. */
 export function serverCapabilityFor(method: string): string | undefined {
-  return capabilityByMethod.get(method);
+  return Object.hasOwn(METHOD_CAPABILITIES, method) ? METHOD_CAPABILITIES[method] : undefined;
 }
 
 /** True when a server offers `method`: a dynamic registration, or its static capability. */
