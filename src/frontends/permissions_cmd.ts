@@ -6,6 +6,7 @@ import { configureServers } from "../servers/custom_adapter.ts";
 import { socketFolder } from "../daemon/socket_path.ts";
 import { daemonAddress } from "../daemon/start.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
+import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { type GlobalFlags, sandboxFor, trustedRootsOf } from "./main.ts";
 
 /** The Deno permissions one lspgate run needs, as lists (for flags and deno.json). */
@@ -156,9 +157,9 @@ async function filesIn(
   return { extensions, names };
 }
 
-/** The `deno run` command line granting exactly `permissions`. */
+/** The `deno run` command line granting exactly `permissions` (with lspgate's V8 flags). */
 export function denoRunCommand(permissions: DenoPermissions, flags: GlobalFlags): string[] {
-  const args = ["deno", "run", `--allow-read=${permissions.read.join(",")}`];
+  const args = ["deno", "run", V8_FLAGS_ARG, `--allow-read=${permissions.read.join(",")}`];
   if (permissions.write.length) args.push(`--allow-write=${permissions.write.join(",")}`);
   if (permissions.run.length) args.push(`--allow-run=${permissions.run.join(",")}`);
   args.push(`--allow-env=${permissions.env.join(",")}`);

@@ -6,13 +6,15 @@
 // again. `deno task bench` measures the same thing among much else; this takes seconds.
 //
 //   deno run -A tests/bench/memory.ts [-n 1000] [--root DIR] [--entry dist/lspgate.js]
-//     [--v8-flags=--max-semi-space-size=1] [--rounds 3] [--rest SECONDS] [--json]
+//     [--v8-flags=FLAGS (default: src/v8_flags.ts; empty for none)] [--rounds 3] [--rest SECONDS]
+//     [--json]
 //   deno run -A tests/bench/memory.ts --worker-start [--rounds 20]
 //
 // `--worker-start` times a client Worker from `new Worker` to its answer (a start that fails at
 // once: the server binary does not exist), which is the module loading a server's start pays.
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { V8_FLAGS } from "../../src/v8_flags.ts";
 import { rssMiB } from "./lspgate_process.ts";
 
 const args = parseArgs({
@@ -21,7 +23,8 @@ const args = parseArgs({
     n: { type: "string", short: "n", default: "1000" },
     root: { type: "string" },
     entry: { type: "string", default: "mod.ts" },
-    "v8-flags": { type: "string" },
+    // As lspgate is started (`deno task start`, `permissions`); `--v8-flags=` for none.
+    "v8-flags": { type: "string", default: V8_FLAGS.join(",") },
     rounds: { type: "string", default: "1" },
     "worker-start": { type: "boolean" },
     rest: { type: "string", default: "2" },
