@@ -1,7 +1,7 @@
 // gopls on a go.work workspace of two modules: the app module uses the greet module, found
 // through go.work alone (no replace, no require); one gopls serves both from the go.work folder.
 import { ensureGopls } from "../../tools.ts";
-import { type Row, type Spot } from "../row.ts";
+import type { Row, Spot } from "../row.ts";
 import go from "./gopls.ts";
 
 /** The gopls row's places, moved into the two modules. */
