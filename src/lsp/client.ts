@@ -545,7 +545,10 @@ export class LspClient {
       if (cleanBefore && now >= quietUntil() && this.#progress.size === 0) {
         return { status: "ok", items: [] };
       }
-      if (now >= deadline || signal?.aborted || this.exitInfo) {
+      // Said as what happened: a crash or a cancel is not "not available yet".
+      if (this.exitInfo) throw this.#exitedError();
+      if (signal?.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
+      if (now >= deadline) {
         return {
           status: "timeout",
           items: [],

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { pushServerCommand, WATCHED_CHANGE_DELAY_MS } from "../../tests/fakes/push_server.ts";
 import { LspClient } from "./client.ts";
+import type { LspGateError } from "../errors.ts";
 
 const STILL_CLEAN_MS = 400;
 
@@ -92,5 +93,39 @@ Deno.test("diagnostics() matches a push whose URI escapes the path differently (
   } finally {
     await client.shutdown();
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("diagnostics() said while waiting for a push: a crash is SERVER_EXITED, a cancel CANCELLED, never a timeout", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-client-" }));
+  const open = async () => {
+    const client = await LspClient.start({
+      serverName: "push-fake",
+      root,
+      rootUri: pathToFileURL(root).href,
+      process: { command: pushServerCommand({ mute: true }), cwd: root },
+      installHint: "",
+      requestTimeoutMs: 60_000,
+      startTimeoutMs: 10_000,
+    });
+    const uri = pathToFileURL(`${root}/b.fake`).href;
+    await client.syncDocument(uri, "fake", "uses dep\n");
+    return { client, uri };
+  };
+  try {
+    const crashed = await open();
+    const waiting = crashed.client.diagnostics(crashed.uri, 60_000);
+    crashed.client.kill("SIGKILL");
+    await assert.rejects(waiting, (error: LspGateError) => error.code === "SERVER_EXITED");
+    await crashed.client.shutdown();
+
+    const cancelled = await open();
+    const controller = new AbortController();
+    const asked = cancelled.client.diagnostics(cancelled.uri, 60_000, controller.signal);
+    controller.abort();
+    await assert.rejects(asked, (error: LspGateError) => error.code === "CANCELLED");
+    await cancelled.client.shutdown();
+  } finally {
+    await Deno.remove(root, { recursive: true });
   }
 });
