@@ -3,7 +3,7 @@ import { toLspGateError } from "../errors.ts";
 import type { DiagnosticView, FileDiagnostics } from "../actions/diagnostics.ts";
 import type { Gate } from "./gate.ts";
 import { findImporters } from "./importers.ts";
-import { readTurn, touch, writeTurn } from "./turn_state.ts";
+import { readTurn, touch, updateTurn } from "./turn_state.ts";
 
 /** Options of runHook(). */
 export interface HookOptions {
@@ -141,9 +141,9 @@ async function check(
   if (stop) {
     if (!payload.session || !turn) return "the end-of-turn report needs the payload's session_id";
     // The turn is over: what it touched is reported once, and forgotten.
-    await writeTurn(payload.session, root, { ...turn, touched: [] });
-    if (turn.touched.length === 0) return { code: 0, stdout: "", stderr: "" };
-    const { files, unchecked } = await filesToCheck(session, turn.touched);
+    const ended = await updateTurn(payload.session, root, (now) => ({ ...now, touched: [] }));
+    if (ended.touched.length === 0) return { code: 0, stdout: "", stderr: "" };
+    const { files, unchecked } = await filesToCheck(session, ended.touched);
     const results = await diagnosticsOf(session, files);
     if (typeof results === "string") return results;
     const report = hookReport(results, unchecked);
@@ -167,11 +167,12 @@ async function check(
   editedDone();
   const importers = await importersTask;
   if (typeof results === "string") return results;
-  const reported = { ...(turn?.reported ?? {}) };
+  // What this hook reports now, per file; merged into the session's state as it is by then.
+  const reported: Record<string, string[]> = {};
   const fresh: HookFileResult[] = [];
   for (const result of importers) {
     const errors = result.diagnostics.filter((d) => d.severity === "error");
-    const before = new Set(reported[result.file] ?? []);
+    const before = new Set(turn?.reported[result.file] ?? []);
     const added = errors.filter((d) => !before.has(signature(d)));
     reported[result.file] = errors.map(signature);
     if (added.length) fresh.push({ ...result, diagnostics: added });
@@ -179,9 +180,11 @@ async function check(
   for (const result of results) {
     reported[result.file] = result.diagnostics.filter((d) => d.severity === "error").map(signature);
   }
-  if (payload.session && turn) {
-    const touched = touch(turn, results.map((r) => r.file)).touched;
-    await writeTurn(payload.session, root, { touched, reported });
+  if (payload.session) {
+    await updateTurn(payload.session, root, (now) => ({
+      touched: touch(now, results.map((r) => r.file)).touched,
+      reported: { ...now.reported, ...reported },
+    }));
   }
   return hookReport([...results, ...fresh], unchecked);
 }

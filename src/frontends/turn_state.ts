@@ -46,6 +46,49 @@ export async function writeTurn(session: string, root: string, state: TurnState)
   await Deno.rename(temp, path);
 }
 
+/** How long a hook waits for another's update of the same session, and when a lock is stale. */
+const LOCK_WAIT_MS = 3000;
+const STALE_LOCK_MS = 10_000;
+
+/**
+ * Reads the session's state, applies `change` and saves the result, with no other hook of the
+ * session in between: an agent's parallel edits run their post-edit hooks at once, and each
+ * one's touched files must survive the others'. Returns the state as it was before.
+ */
+export async function updateTurn(
+  session: string,
+  root: string,
+  change: (state: TurnState) => TurnState,
+): Promise<TurnState> {
+  const lock = `${await statePath(session, root)}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      (await Deno.open(lock, { createNew: true, write: true, mode: 0o600 })).close();
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      // A hook that died holding the lock leaves it behind: an old one is taken over.
+      const age = await Deno.stat(lock).then(
+        (i) => Date.now() - (i.mtime?.getTime() ?? 0),
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS || Date.now() > deadline) {
+        await Deno.remove(lock).catch(() => {});
+        continue;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  try {
+    const before = await readTurn(session, root);
+    await writeTurn(session, root, change(before));
+    return before;
+  } finally {
+    await Deno.remove(lock).catch(() => {});
+  }
+}
+
 /** Adds files to the turn's touched list (most recent last, at most MAX_TOUCHED). */
 export function touch(state: TurnState, files: string[]): TurnState {
   const touched = [...state.touched.filter((f) => !files.includes(f)), ...files];

@@ -175,3 +175,18 @@ Deno.test("an importer's errors are reported when an edit changed them, not agai
     await Deno.remove(telemetry);
   }
 });
+
+Deno.test("post-edit hooks of one session run at once (parallel edits): the end of the turn still reports every file", async () => {
+  const turn = await warmTurn();
+  try {
+    const files = Array.from({ length: 6 }, (_, i) => `src/p${i + 1}.ts`);
+    for (const file of files) await turn.ws.write(file, BROKEN);
+    const outs = await Promise.all(files.map((file) => turn.post(file)));
+    for (const out of outs) assertExit(out, 2);
+    const stop = await turn.stop();
+    assertExit(stop, 2);
+    assert.deepEqual(reported(stop.stderr).sort(), [...files].sort());
+  } finally {
+    await turn.cleanup();
+  }
+});
