@@ -8,7 +8,7 @@
 //   deno run -A tests/bench/memory.ts [-n 1000] [--root DIR] [--entry dist/lspgate.js]
 //     [--v8-flags=FLAGS (default: src/v8_flags.ts; empty for none)] [--rounds 3] [--rest SECONDS]
 //     [--json]
-//   deno run -A tests/bench/memory.ts --worker-start [--rounds 20]
+//   deno run -A tests/bench/memory.ts --worker-start [--rounds 20] [--entry dist/lspgate.js]
 //
 // `--worker-start` times a client Worker from `new Worker` to its answer (a start that fails at
 // once: the server binary does not exist), which is the module loading a server's start pays.
@@ -245,10 +245,13 @@ async function measureOnce(root: string, requests: number) {
 
 async function workerStart(rounds: number) {
   const { WORKER_NAMES, workerUrl } = await import("../../src/worker_entry.ts");
+  // A bundle is its own Workers' entry.
+  const entry = args.values.entry;
+  const url = entry === "mod.ts" ? workerUrl() : new URL(entry, `file://${Deno.cwd()}/`);
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
-    const worker = new Worker(workerUrl(), {
+    const worker = new Worker(url, {
       type: "module",
       name: `${WORKER_NAMES.client} memory-bench`,
       deno: { permissions: { read: false, run: ["/nonexistent/server"], env: false } },
