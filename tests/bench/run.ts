@@ -24,6 +24,7 @@ import {
 } from "./measure.ts";
 import { overall, printScenario, summaryLine } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
+import { measureSyntax } from "./syntax.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -87,6 +88,10 @@ for (const scenario of chosen) {
     log(`  FAILED: ${error instanceof Error ? error.message : error}`);
   }
 }
+
+// The syntax parsers (answers with no server): grammar load and parse times.
+log("");
+await measureSyntax(log, { large: !quick });
 
 const figures = overall(results);
 const seconds = (performance.now() - started) / 1000;

@@ -2,7 +2,8 @@
 // - load: the tree-sitter runtime, then each grammar the first time it is used;
 // - analyze: outline + parse errors of each fixture in tests/fixtures/syntax, median of 20;
 // - large: a ~1 MiB TypeScript file and a ~1 MiB Python file, median of 5.
-// Usage: deno run --allow-read tests/bench/syntax.ts
+// Usage: deno run --allow-read tests/bench/syntax.ts (also part of `deno task bench`; --quick skips
+// the large files)
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import {
@@ -30,39 +31,47 @@ async function timed(runs: number, fn: () => Promise<unknown>): Promise<number> 
   return median(samples);
 }
 
-const started = performance.now();
-for (const language of SYNTAX_LANGUAGES) await grammar(language);
-console.log(
-  `syntax load: runtime ${loadTimes.runtime?.toFixed(1)} ms, all ${SYNTAX_LANGUAGES.length} ` +
-    `grammars ${(performance.now() - started).toFixed(0)} ms in all`,
-);
-console.log(
-  "  " + SYNTAX_LANGUAGES.map((l) => `${l} ${loadTimes.grammars[l]?.toFixed(1)}`).join(", ") +
-    " (ms each)",
-);
-
-const files = [...Deno.readDirSync(FIXTURE)].filter((e) => e.isFile).map((e) => e.name).sort();
-const rows: string[] = [];
-for (const name of files) {
-  // TypeScript, JavaScript, JSON and YAML fixtures are kept as `*.fixture`, out of Deno's tools.
-  const language = syntaxLanguageOf(name.replace(/\.fixture$/, ""));
-  if (!language) continue;
-  const text = await Deno.readTextFile(join(FIXTURE, name));
-  const ms = await timed(20, () => analyzeSyntax(language, text));
-  rows.push(`${name.replace(/\.fixture$/, "")} ${ms.toFixed(2)}`);
-}
-console.log(`syntax analyze (outline + errors), median of 20, ms: ${rows.join(", ")}`);
-
-for (const name of ["outline.ts.fixture", "outline.py"]) {
-  const unit = await Deno.readTextFile(join(FIXTURE, name));
-  const text = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
-  const language = syntaxLanguageOf(name.replace(/\.fixture$/, ""))!;
-  let symbols = 0;
-  const ms = await timed(5, async () => {
-    symbols = (await analyzeSyntax(language, text)).symbols.length;
-  });
-  console.log(
-    `syntax analyze of ${(text.length / 1024).toFixed(0)} KiB of ${language}: ` +
-      `${ms.toFixed(0)} ms median of 5 (${symbols} symbols)`,
+/** Grammar load and parse times, printed with `log`; `large` adds the ~1 MiB files. */
+export async function measureSyntax(
+  log: (line: string) => void,
+  options: { large: boolean },
+): Promise<void> {
+  const started = performance.now();
+  for (const language of SYNTAX_LANGUAGES) await grammar(language);
+  log(
+    `syntax load: runtime ${loadTimes.runtime?.toFixed(1)} ms, all ${SYNTAX_LANGUAGES.length} ` +
+      `grammars ${(performance.now() - started).toFixed(0)} ms in all`,
   );
+  log(
+    "  " + SYNTAX_LANGUAGES.map((l) => `${l} ${loadTimes.grammars[l]?.toFixed(1)}`).join(", ") +
+      " (ms each)",
+  );
+
+  const files = [...Deno.readDirSync(FIXTURE)].filter((e) => e.isFile).map((e) => e.name).sort();
+  const rows: string[] = [];
+  for (const name of files) {
+    // TypeScript, JavaScript, JSON and YAML fixtures are kept as `*.fixture`, out of Deno's tools.
+    const language = syntaxLanguageOf(name.replace(/\.fixture$/, ""));
+    if (!language) continue;
+    const text = await Deno.readTextFile(join(FIXTURE, name));
+    const ms = await timed(20, () => analyzeSyntax(language, text));
+    rows.push(`${name.replace(/\.fixture$/, "")} ${ms.toFixed(2)}`);
+  }
+  log(`syntax analyze (outline + errors), median of 20, ms: ${rows.join(", ")}`);
+
+  for (const name of options.large ? ["outline.ts.fixture", "outline.py"] : []) {
+    const unit = await Deno.readTextFile(join(FIXTURE, name));
+    const text = unit.repeat(Math.ceil((1024 * 1024) / unit.length));
+    const language = syntaxLanguageOf(name.replace(/\.fixture$/, ""))!;
+    let symbols = 0;
+    const ms = await timed(5, async () => {
+      symbols = (await analyzeSyntax(language, text)).symbols.length;
+    });
+    log(
+      `syntax analyze of ${(text.length / 1024).toFixed(0)} KiB of ${language}: ` +
+        `${ms.toFixed(0)} ms median of 5 (${symbols} symbols)`,
+    );
+  }
 }
+
+if (import.meta.main) await measureSyntax(console.log, { large: true });
