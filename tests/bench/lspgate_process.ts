@@ -1,6 +1,7 @@
 // lspgate as an agent runs it: `deno run <the start task's flags> mod.ts --root DIR` in its own
 // process, one JSON request per stdin line, one JSON response per stdout line.
 import { fileURLToPath } from "node:url";
+import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 
 /** One response line, as much of it as the benchmark reads. */
 export interface GateResponse {
@@ -32,9 +33,10 @@ export class LspgateProcess {
   constructor(readonly root: string, readonly sandbox: "none" | "auto", home = defaultHome) {
     home = home.endsWith("/") ? home : home + "/";
     this.#child = new Deno.Command(Deno.execPath(), {
-      // The `deno task start` flags: read, env, run; no write, no net.
+      // The `deno task start` flags: lspgate's V8 flags; read, env, run; no write, no net.
       args: [
         "run",
+        V8_FLAGS_ARG,
         "--allow-read",
         "--allow-env",
         "--allow-run",
