@@ -1,5 +1,4 @@
 import type * as proto from "vscode-languageserver-protocol";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
 import { DIAGNOSTICS_HOOKS } from "../../adapters/hooks.ts";
 import { LspGateError } from "../errors.ts";
@@ -405,7 +404,7 @@ export class LspClient {
   async closeDocument(uri: string): Promise<void> {
     if (!this.documents.get(uri)) return;
     this.documents.delete(uri);
-    this.#pushed.delete(uri);
+    this.#pushed.delete(pushKey(uri));
     this.#synced.delete(uri);
     this.#texts.delete(uri);
     await this.notify("textDocument/didClose", { textDocument: { uri } });
@@ -501,6 +500,7 @@ export class LspClient {
    * a time of its choosing.
    */
   async diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
+    const key = pushKey(uri);
     const deadline = performance.now() + timeoutMs;
     let doc = this.documents.get(uri);
     if (!doc) throw new LspGateError("INTERNAL", `diagnostics asked for ${uri}, which is not open`);
@@ -526,14 +526,14 @@ export class LspClient {
     const version = doc.version;
     const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
     const fresh = () => {
-      const pushed = this.#pushed.get(uri);
+      const pushed = this.#pushed.get(key);
       if (!pushed || pushed.told < since.told) return undefined;
       return pushed.version === undefined || pushed.version === version ? pushed : undefined;
     };
     // A server silent on clean files: once it kept quiet this long after the document was sent,
     // with no work in progress, a clean last push (for an earlier text) still holds.
     const stillClean = this.options.stillCleanAfterMs;
-    const cleanBefore = stillClean !== undefined && this.#pushed.get(uri)?.items.length === 0;
+    const cleanBefore = stillClean !== undefined && this.#pushed.get(key)?.items.length === 0;
     const quietUntil = () =>
       Math.max(since.at + (stillClean ?? 0), this.#progressEndedAt + DIAGNOSTICS_QUIET_MS);
     // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
@@ -573,7 +573,7 @@ export class LspClient {
     if (pushed.version !== undefined && pushed.items.length === 0) {
       const first = pushed;
       await this.#waitFor(
-        () => (this.#pushed.get(uri)?.at ?? first.at) !== first.at,
+        () => (this.#pushed.get(key)?.at ?? first.at) !== first.at,
         Math.min(EMPTY_PUSH_WAIT_MS, Math.max(1, deadline - performance.now())),
         signal,
       );
@@ -584,7 +584,7 @@ export class LspClient {
       while (performance.now() < deadline) {
         const seen = pushed.at;
         await delay(DIAGNOSTICS_QUIET_MS, signal);
-        pushed = this.#pushed.get(uri) ?? pushed;
+        pushed = this.#pushed.get(key) ?? pushed;
         if (pushed.at === seen) break;
       }
     }
@@ -746,7 +746,7 @@ export class LspClient {
     if (method === "textDocument/publishDiagnostics") {
       const p = params as proto.PublishDiagnosticsParams;
       if (typeof p?.uri !== "string") return;
-      this.#pushed.set(sameFileUri(p.uri), {
+      this.#pushed.set(pushKey(p.uri), {
         version: typeof p.version === "number" ? p.version : undefined,
         items: Array.isArray(p.diagnostics) ? p.diagnostics : [],
         at: performance.now(),
@@ -858,14 +858,15 @@ function describeProgress(
 }
 
 /**
- * A server's `file://` URI as lspgate writes it (pathToFileURL), so a push finds its document:
- * servers built on vscode-uri escape more of a path (`@` as %40, `+` as %2B, parentheses).
- * Anything that is not a file URI is kept as it is.
+ * The key a document's pushes are filed under: a `file://` URI's decoded path, so a push finds
+ * its document however the server escapes the path (servers built on vscode-uri write `@` as
+ * %40, `+` as %2B, parentheses as %28/%29). Without node:url, which would load Deno's Node
+ * support into every client Worker. Anything else is its own key.
  */
-export function sameFileUri(uri: string): string {
+export function pushKey(uri: string): string {
   if (!/^file:/i.test(uri)) return uri;
   try {
-    return pathToFileURL(fileURLToPath(uri)).href;
+    return `file://${decodeURIComponent(new URL(uri).pathname)}`;
   } catch {
     return uri;
   }

@@ -2,24 +2,8 @@
 import { join } from "node:path";
 import type { GlobMatcher } from "./glob.ts";
 
-/** Folders a glob does not enter unless the pattern names them: VCS data, dependencies, caches. */
-export const DEFAULT_SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
-  ".git",
-  ".hg",
-  ".svn",
-  ".jj",
-  "node_modules",
-  "bower_components",
-  ".venv",
-  "__pycache__",
-  ".mypy_cache",
-  ".pytest_cache",
-  ".ruff_cache",
-  ".tox",
-  ".gradle",
-  ".cache",
-  "target",
-]);
+export { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";
+import { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";
 
 /** Most directory entries one glob looks at before it stops and says it was truncated. */
 export const MAX_WALK_ENTRIES = 200_000;

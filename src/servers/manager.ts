@@ -8,7 +8,8 @@ import type { Telemetry } from "../telemetry.ts";
 import { onPath, serverPath } from "./find_binary.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
-import { type ChangeTracking, type FileChange, isWatched } from "./watcher.ts";
+import type { ChangeTracking, FileChange } from "./watcher.ts";
+import { isWatched } from "./watched.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =

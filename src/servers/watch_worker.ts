@@ -4,7 +4,8 @@
 // workspace, Deno's watcher thread blocks opening it too, and closing such a watcher blocks the
 // thread that closes it. Here that thread is one lspgate can abandon (terminate) instead of its
 // main thread.
-import { type FileChange, isWatched } from "./watcher.ts";
+import type { FileChange } from "./watcher.ts";
+import { isWatched } from "./watched.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
@@ -68,19 +69,19 @@ async function watch(root: string, barrier: string | undefined) {
   post({ type: "failed", message: "the watcher stopped" });
 }
 
+// One channel for every turn: a new MessageChannel per flush is garbage the isolate must collect.
+const turns = new MessageChannel();
+const turnWaiters: (() => void)[] = [];
+turns.port1.onmessage = () => turnWaiters.shift()?.();
+
 /**
  * One turn of this Worker's event loop (cheaper than a timer, which waits for the next timer
  * tick): watcher events already handed to Deno come in before it ends.
  */
 function nextTurn(): Promise<void> {
-  const { port1, port2 } = new MessageChannel();
   return new Promise((resolve) => {
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
-    port2.close();
+    turnWaiters.push(resolve);
+    turns.port2.postMessage(null);
   });
 }
 

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
 import { env, runtimeFolderPath, uid } from "../fs.ts";
-import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/walk.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 /** A change to a file on disk, as `workspace/didChangeWatchedFiles` counts them. */
@@ -9,13 +8,6 @@ export interface FileChange {
   path: string;
   /** 1 created, 2 changed, 3 deleted. */
   type: 1 | 2 | 3;
-}
-
-/** Whether the watcher reports changes of `path`: inside `root`, outside the heavy folders. */
-export function isWatched(root: string, path: string): boolean {
-  const prefix = root.endsWith("/") ? root : root + "/";
-  return path.startsWith(prefix) &&
-    !path.slice(prefix.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
 }
 
 /** How long a flush waits for the watcher before going on without it. */
