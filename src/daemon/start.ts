@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { fileURLToPath } from "node:url";
 import type { LspGateConfig } from "../config.ts";
 import { DaemonConnection } from "./client.ts";
@@ -111,6 +112,8 @@ export async function daemonCommand(target: DaemonTarget): Promise<string[] | un
     "run",
     "--no-prompt",
     "--unstable-worker-options",
+    // The longest-lived lspgate process of all: its isolates sized as every lspgate's are.
+    V8_FLAGS_ARG,
     ...(config ? ["--config", config] : []),
     ...permissions,
     main,
