@@ -1,4 +1,5 @@
 import { ADAPTERS } from "../../adapters/mod.ts";
+import { telemetryFrom } from "../telemetry.ts";
 import type { LspGateConfig } from "../config.ts";
 import { Session } from "../session.ts";
 import { attach, attachOrStart, daemonAddress, type DaemonTarget } from "./start.ts";
@@ -74,6 +75,8 @@ async function serve(flags: DaemonFlags): Promise<number> {
     sandboxLabel: flags.sandboxed.label,
     sandboxed: flags.sandboxed.sandboxed,
     trustedRoots: flags.trustedRoots,
+    // Server events (start, ready, exit) of the warm servers every client shares.
+    telemetry: telemetryFrom(flags.telemetry),
   });
   const writable =
     Deno.permissions.querySync({ name: "write", path: realRoot }).state === "granted";

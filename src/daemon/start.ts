@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { fileURLToPath } from "node:url";
 import type { LspGateConfig } from "../config.ts";
@@ -13,6 +13,11 @@ export interface DaemonTarget {
   config: LspGateConfig;
   sandbox: string;
   trust: boolean;
+  /**
+   * Where a daemon started for this target writes its server events (`--telemetry`); not part of
+   * the daemon's identity: a running daemon keeps the file it was started with.
+   */
+  telemetry?: string;
 }
 
 const START_TIMEOUT_MS = 15_000;
@@ -126,6 +131,7 @@ export async function daemonCommand(target: DaemonTarget): Promise<string[] | un
     "--sandbox",
     target.sandbox,
     ...(target.trust ? ["--trust"] : []),
+    ...(target.telemetry ? ["--telemetry", resolve(target.telemetry)] : []),
   ];
 }
 

@@ -376,6 +376,7 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
       config: flags.config,
       sandbox: flags.sandbox,
       trust: flags.trust,
+      telemetry: flags.telemetry,
     };
     // This process's own Deno grant stays the ceiling: a daemon does not write for a client that
     // could not write itself.
@@ -424,6 +425,7 @@ export async function daemonFlags(flags: GlobalFlags) {
     config: flags.config,
     sandbox: flags.sandbox,
     trust: flags.trust,
+    telemetry: flags.telemetry,
     sandboxed: await sandboxFor(flags),
     trustedRoots: trustedRootsOf(flags),
   };

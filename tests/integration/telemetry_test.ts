@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { daemonWorkspace } from "../helpers/daemon.ts";
 
 const MOD = join(import.meta.dirname!, "..", "..", "mod.ts");
 
@@ -135,5 +136,36 @@ Deno.test("telemetry: the hook's start and stop, with its exit and duration", as
   } finally {
     await Deno.remove(log).catch(() => {});
     await ws.remove();
+  }
+});
+
+Deno.test("telemetry through the daemon: the call's request events, and the warm servers' events from the daemon it started", async () => {
+  const setup = await daemonWorkspace();
+  const log = join(setup.ws.root, "..", `telemetry_${crypto.randomUUID()}.jsonl`);
+  try {
+    const at = await setup.ws.locate("src/main.ts", "greet");
+    const call = await setup.run([
+      "call",
+      "definition",
+      "file=src/main.ts",
+      `line=${at.line}`,
+      `column=${at.column}`,
+      "--telemetry",
+      log,
+    ]);
+    assert.equal(call.code, 0, call.stderr);
+    assert.equal((await setup.daemon()).running, true, "the call went through a daemon");
+    // The daemon keeps serving: its server's start and readiness are in the file already.
+    const events: Event[] = (await Deno.readTextFile(log)).trim().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    const names = events.map((e) => e.event);
+    for (const name of ["request.start", "request.stop", "server.start", "server.ready"]) {
+      assert.ok(names.includes(name), `${name} missing: ${names.join(", ")}`);
+    }
+    assert.equal(events.find((e) => e.event === "server.ready")!.server, "deno");
+  } finally {
+    await setup.cleanup();
+    await Deno.remove(log).catch(() => {});
   }
 });
