@@ -65,6 +65,11 @@ export const clangdAdapter: Adapter = {
   // clangd publishes nothing for a didChange with identical text: after another file changed, a
   // document is checked again by closing and opening it (which clangd always answers).
   recheckByReopen: true,
+  // A translation unit's diagnostics change with the headers it includes and its compile flags,
+  // never with another source file: an edit to a .c file leaves the others' last answer current
+  // (and clangd's reparse of each, on a reopen, is what an edit of many files would otherwise cost).
+  crossFilePattern: "\\.(h|hh|hpp|hxx|h\\+\\+|inc|inl|ipp|tpp|tcc|def|modulemap|cppm|ixx)$|" +
+    "/(compile_commands\\.json|compile_flags\\.txt|\\.clangd)$",
   // clangd before 16 negotiates encodings only through this extension of its own.
   extraCapabilities: { offsetEncoding: ["utf-32", "utf-8", "utf-16"] },
   async resolve({ root, workspace, configuredCommand, trusted }) {

@@ -57,6 +57,12 @@ export interface ClientOptions {
    */
   fileScopedDiagnostics?: boolean;
   /**
+   * A pattern for the paths whose changes can change another document's diagnostics, where not
+   * every file's can (clangd: a translation unit depends on the headers it includes and its
+   * compile flags, never on another source file). Undefined: any file's change can.
+   */
+  crossFilePattern?: string;
+  /**
    * With "progress" readiness: the work-done progress token whose end means the server's index is
    * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
    * file alone). Readiness then waits for that work to begin (it may start a moment after the
@@ -155,6 +161,7 @@ export class LspClient {
    * arrived later. A didOpen or didClose is no change: lspgate opens files with their disk text.
    */
   #generation = 0;
+  #crossFile?: RegExp;
   /** Per open document, its own latest didOpen or didChange (told: Infinity while being sent). */
   #synced = new Map<string, Told>();
   /** Per open document, the text the server has, to send it again unchanged (see diagnostics). */
@@ -395,7 +402,7 @@ export class LspClient {
       });
       const told = this.#tell();
       this.#synced.set(uri, told);
-      this.#generation = told.told;
+      if (this.#affectsOthers(uri)) this.#generation = told.told;
     }
     return step.doc;
   }
@@ -415,7 +422,16 @@ export class LspClient {
   async filesChanged(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void> {
     if (changes.length === 0) return;
     await this.notify("workspace/didChangeWatchedFiles", { changes });
-    this.#generation = this.#tell().told;
+    const told = this.#tell();
+    if (changes.some((change) => this.#affectsOthers(change.uri))) this.#generation = told.told;
+  }
+
+  /** Whether a change of `uri` can change other documents' diagnostics (see crossFilePattern). */
+  #affectsOthers(uri: string): boolean {
+    const pattern = this.options.crossFilePattern;
+    if (pattern === undefined) return true;
+    this.#crossFile ??= new RegExp(pattern);
+    return this.#crossFile.test(pushKey(uri));
   }
 
   /**

@@ -108,6 +108,8 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
+  /** See ClientOptions.crossFilePattern: the files whose changes can touch others' diagnostics. */
+  crossFilePattern?: string;
   /** See ClientOptions.recheckByReopen: servers silent on a didChange with identical text. */
   recheckByReopen?: boolean;
   /** See ClientOptions.readiness. */

@@ -583,6 +583,7 @@ export class ServerManager {
         quiescentNotification: entry.adapter.quiescentNotification,
         readyLogMessage: entry.adapter.readyLogMessage,
         recheckByReopen: entry.adapter.recheckByReopen,
+        crossFilePattern: entry.adapter.crossFilePattern,
       };
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false

@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { expectOk, openSession } from "../helpers/session.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { readSpyLog, spyCommand } from "../helpers/lsp_spy.ts";
+import { ensureClangd } from "../tools.ts";
 
 interface FileResult {
   file: string;
@@ -46,5 +48,47 @@ Deno.test("clangd: after another file changes, an open file's diagnostics answer
   } finally {
     await session.close();
     await ws.remove();
+  }
+});
+
+Deno.test("clangd: an edit to another source file does not make an open file be checked again; a header edit does", async () => {
+  const ws = await TempWorkspace.copy("c");
+  const log = await Deno.makeTempFile({ prefix: "lspgate_spy_", suffix: ".jsonl" });
+  const clangd = await ensureClangd();
+  const session = await openSession(ws.root, {
+    servers: { clangd: { command: spyCommand(log, [clangd]) } },
+  });
+  const ask = async (id: number) => {
+    const answer = expectOk(
+      await session.handle({ id, action: "diagnostics", file: "src/main.c", severity: "error" }),
+    );
+    return (answer.details.files as FileResult[])[0];
+  };
+  const reopens = async () =>
+    (await readSpyLog(log)).filter((m) => m.method === "textDocument/didClose").length;
+  try {
+    assert.deepEqual(await ask(1), { file: "src/main.c", status: "ok", diagnostics: [] });
+    // counts.c is another translation unit: main.c's last answer still holds, no reparse.
+    await ws.write("src/counts.c", (await ws.read("src/counts.c")) + "\n/* touched */\n");
+    assert.deepEqual(await ask(2), { file: "src/main.c", status: "ok", diagnostics: [] });
+    assert.equal(await reopens(), 0);
+    // A header main.c includes: checked again (closed and reopened), and now wrong.
+    await ws.write(
+      "src/counts.h",
+      (await ws.read("src/counts.h")).replace(
+        /int add_counts\(int left, int right\);/,
+        "int add_counts(int left, int right, int extra);",
+      ),
+    );
+    const broken = await ask(3);
+    assert.equal(broken.status, "ok");
+    assert.deepEqual(broken.diagnostics.map((d) => d.line), [
+      (await ws.locate("src/main.c", "add_counts(1, 2)")).line,
+    ]);
+    assert.equal(await reopens(), 1);
+  } finally {
+    await session.close();
+    await ws.remove();
+    await Deno.remove(log);
   }
 });
