@@ -65,7 +65,7 @@ export class TextCache {
     const kept = this.#kept.get(uri);
     if (kept) {
       const path = fromFileUrl(uri);
-      const now = path === undefined ? undefined : await statOf(path);
+      const now = path === undefined ? undefined : statOf(path);
       if (now && sameState(kept, now)) {
         // Most recently used last: the first entry is the one to drop.
         this.#kept.delete(uri);
@@ -122,9 +122,10 @@ export class TextCache {
   }
 }
 
-async function statOf(path: string): Promise<Deno.FileInfo | undefined> {
+// In the thread, not on Deno's blocking pool: one per file an answer names, on every answer.
+function statOf(path: string): Deno.FileInfo | undefined {
   try {
-    return await Deno.stat(path);
+    return Deno.statSync(path);
   } catch {
     return undefined;
   }
