@@ -23,7 +23,8 @@ export interface QueryDocument {
 /** Resolves `file` inside the workspace, refusing folders. */
 export async function resolveFile(context: ActionContext, file: string): Promise<WorkspacePath> {
   const path = await context.workspace.resolve(file);
-  const info = await Deno.stat(path);
+  // In the thread (a stat opens nothing): every request that names a file asks this.
+  const info = Deno.statSync(path);
   if (info.isDirectory) {
     throw new LspGateError(
       "INVALID_INPUT",

@@ -237,7 +237,9 @@ export class WorkspaceRoot {
    */
   async #realize(lexical: string, input: string): Promise<{ real: string; exists: boolean }> {
     try {
-      return { real: await Deno.realPath(lexical), exists: true };
+      // In the thread: realpath opens nothing (a FIFO cannot block it), and every request resolves
+      // its file; the walk below, for what does not resolve, stays asynchronous.
+      return { real: Deno.realPathSync(lexical), exists: true };
     } catch {
       // Missing, denied, a loop, a magic link (/proc/self/fd/N): the walk says which, and where.
     }
