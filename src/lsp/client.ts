@@ -585,12 +585,14 @@ export class LspClient {
       return { status: "ok", items: await this.#pullDiagnostics(uri, left, signal) };
     }
     // Some servers (biome, pyright in push mode) first push an empty set for a fresh version and
-    // the real one moments later: an empty answer waits one quiet window for a second word.
-    if (pushed.version !== undefined && pushed.items.length === 0) {
+    // the real one moments later: an empty push is trusted once it has stood one quiet window
+    // (an empty push of long ago, for a file asked again unchanged, is answered at once).
+    const emptyLeft = pushed.at + EMPTY_PUSH_WAIT_MS - performance.now();
+    if (pushed.version !== undefined && pushed.items.length === 0 && emptyLeft > 0) {
       const first = pushed;
       await this.#waitFor(
         () => (this.#pushed.get(key)?.at ?? first.at) !== first.at,
-        Math.min(EMPTY_PUSH_WAIT_MS, Math.max(1, deadline - performance.now())),
+        Math.min(emptyLeft, Math.max(1, deadline - performance.now())),
         signal,
       );
       pushed = fresh() ?? pushed;
