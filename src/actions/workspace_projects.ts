@@ -95,7 +95,11 @@ export async function findProjects(
   workspace: WorkspaceRoot,
   manager: ServerManager,
 ): Promise<ProjectList> {
-  const adapters = manager.options.adapters.filter((a) => a.kind !== "linter");
+  // Code only: not linters, and not servers of configuration data (JSON, YAML), which offer no
+  // workspace symbols and would only be started to say so.
+  const adapters = manager.options.adapters.filter((a) =>
+    a.kind !== "linter" && a.workspaceDiagnostics !== false
+  );
   const extensions = new Set(
     adapters.flatMap((a) => Object.keys(a.languages).map((e) => e.toLowerCase())),
   );

@@ -43,8 +43,8 @@ async function stand(
     globs: 0,
     listeners: [],
     failing: new Map(),
-    // The JSON server offers no workspace symbols (every tsconfig.json is its file).
-    lacking: new Set(["json"]),
+    // The CSS server offers no workspace symbols.
+    lacking: new Set(["css"]),
     context: undefined as unknown as ActionContext,
     remove: () => Deno.remove(root, { recursive: true }),
   };
@@ -101,7 +101,9 @@ Deno.test("workspaceServers() opens a .ts the tsconfig includes, not a .js sorte
     const found = await ask(s);
     assert.deepEqual(found.servers.map((x) => [x.id, x.root]), [["typescript", "."]]);
     assert.deepEqual(sources(s), ["src/a.ts"]);
-    assert.deepEqual(found.unsupported, ["json"]);
+    // Configuration data (tsconfig.json) is no project of code: its server is not even started.
+    assert.deepEqual(found.unsupported, []);
+    assert.deepEqual(s.acquired.filter((f) => f.endsWith(".json")), []);
     assert.equal(found.partial, false);
   } finally {
     await s.remove();
@@ -206,11 +208,11 @@ Deno.test("workspaceServers() holds at most MAX_SERVERS and says projects were l
 });
 
 Deno.test("workspaceServers() lists servers that lack the method instead of holding them", async () => {
-  const s = await stand({ "tsconfig.json": "{}", "a.ts": "" });
+  const s = await stand({ "tsconfig.json": "{}", "a.ts": "", "style.css": "" });
   try {
     const found = await ask(s);
     assert.deepEqual(found.servers.map((x) => x.id), ["typescript"]);
-    assert.deepEqual(found.unsupported, ["json"]);
+    assert.deepEqual(found.unsupported, ["css"]);
     assert.equal(found.partial, false);
   } finally {
     await s.remove();

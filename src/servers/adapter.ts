@@ -103,7 +103,8 @@ export interface Adapter {
   diagnosticEncoding?: "utf-8" | "utf-16" | "utf-32";
   /**
    * False for servers of configuration data (JSON, YAML): their files are checked when named or
-   * globbed, but not by a workspace-wide `diagnostics "*"`, which is for code. Default true.
+   * globbed, but not by a workspace-wide `diagnostics "*"` or symbol search, which are for code.
+   * Default true.
    */
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
