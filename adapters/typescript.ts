@@ -50,6 +50,10 @@ export const typescriptAdapter: Adapter = {
   // Where that cannot answer, the push is awaited, and a silence this long means still clean
   // (FileDiagnostics.update publishes nothing when a file's diagnostics stay empty).
   stillCleanAfterMs: 1500,
+  // It takes no didChangeWatchedFiles (without useClientFileWatcher, which lspgate's watcher
+  // cannot serve: it leaves node_modules out): tsserver's own watcher hears of an edit a moment
+  // later. A file edited while not open is opened instead, so the next query sees the edit.
+  openChangedFiles: true,
   settings: {
     formattingOptions: { tabSize: 2, insertSpaces: true },
   },

@@ -141,9 +141,18 @@ async function workspaceSymbols(context: ActionContext, query: string) {
   let ready = true;
   let partial = found.partial;
   let failure: unknown;
+  // Two servers whose projects share a file (a package inside another's folder) name its symbols
+  // twice: each is listed once.
+  const seen = new Set<string>();
   answers.forEach((answer, i) => {
     if (answer.status === "fulfilled") {
-      views.push(...answer.value.views);
+      for (const symbol of answer.value.views) {
+        const key =
+          `${symbol.file}\0${symbol.line}\0${symbol.column}\0${symbol.kind}\0${symbol.name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        views.push(symbol);
+      }
       ready &&= answer.value.ready;
       return;
     }

@@ -109,6 +109,13 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
+  /**
+   * The server ignores `workspace/didChangeWatchedFiles` and learns of files changed on disk from
+   * its own watcher, a moment later (typescript-language-server without useClientFileWatcher): a
+   * few files of its languages that change while not open are opened in it instead, so a query
+   * that follows the change is answered for it.
+   */
+  openChangedFiles?: boolean;
   /** See ClientOptions.crossFilePattern: the files whose changes can touch others' diagnostics. */
   crossFilePattern?: string;
   /** See ClientOptions.recheckByReopen: servers silent on a didChange with identical text. */

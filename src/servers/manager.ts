@@ -141,6 +141,7 @@ export interface ManagerOptions {
 
 const FAILED_START_MEMORY_MS = 30_000;
 const MAX_CACHED_PICKS = 10_000;
+const MAX_OPENED_ON_CHANGE = 16;
 const CRASH_WINDOW_MS = 180_000;
 const MAX_CRASHES = 5;
 const IDLE_CHECK_MIN_MS = 50;
@@ -442,8 +443,33 @@ export class ServerManager {
       }
       try {
         await client.filesChanged(notOpen.map((c) => ({ uri: toFileUrl(c.path), type: c.type })));
+        if (entry.adapter.openChangedFiles) await this.#openChanged(entry, client, notOpen);
       } catch {
         // A server that died meanwhile is restarted on its next use.
+      }
+    }
+  }
+
+  /**
+   * For a server that learns of changes on disk only from its own file watcher (see
+   * Adapter.openChangedFiles): the files of its languages that changed are opened in it, so the
+   * change reaches it before the next query, in order. A batch larger than a few files (a
+   * codemod, a checkout) is left to the server's watcher.
+   */
+  async #openChanged(entry: ServerEntry, client: ServerClient, changes: FileChange[]) {
+    const files = changes.filter((c) =>
+      c.type !== 3 && languageIdOf(entry.adapter, c.path) !== undefined &&
+      !this.#locks.isExclusive(c.path)
+    );
+    if (files.length === 0 || files.length > MAX_OPENED_ON_CHANGE) return;
+    for (const change of files) {
+      // Only this server's own files: one of a nested project belongs to that project's server.
+      const pick = await this.pick(change.path).catch(() => undefined);
+      if (pick?.adapter.id !== entry.adapter.id || pick.root !== entry.root) continue;
+      try {
+        await this.syncFile(entry, client, change.path);
+      } catch {
+        // Gone again, or refused by the boundary: the server's own watcher tells it.
       }
     }
   }

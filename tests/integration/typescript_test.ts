@@ -1,7 +1,17 @@
 // Integration tests against the real typescript-language-server on tests/fixtures/typescript (a
 // tsconfig.json project, no deno.json up the tree). Expected positions come from text matches.
 import assert from "node:assert/strict";
-import { harness, type Location, locationsOf, sorted, textOf } from "../helpers/session.ts";
+import {
+  expectOk,
+  harness,
+  type Location,
+  locationsOf,
+  openSession,
+  sorted,
+  textOf,
+} from "../helpers/session.ts";
+import { readSpyLog, spyCommand } from "../helpers/lsp_spy.ts";
+import { TempWorkspace } from "../helpers/workspace.ts";
 import { at, callsOf, insertBefore, itemOf, pick, pos } from "../helpers/expect.ts";
 
 const INDEX = "src/index.ts";
@@ -327,5 +337,39 @@ Deno.test("typescript-language-server follows files edited on disk between queri
     });
   } finally {
     await h.close();
+  }
+});
+
+Deno.test("typescript-language-server: a file edited on disk while not open is opened in the server before the next query (it takes no watched-file events)", async () => {
+  const ws = await TempWorkspace.copy("typescript");
+  const log = await Deno.makeTempFile({ prefix: "lspgate_spy_", suffix: ".jsonl" });
+  const server =
+    (await new Deno.Command("which", { args: ["typescript-language-server"], stdout: "piped" })
+      .output()).stdout;
+  const session = await openSession(ws.root, {
+    servers: {
+      typescript: {
+        command: spyCommand(log, [new TextDecoder().decode(server).trim(), "--stdio"]),
+      },
+    },
+  });
+  const opens = async () =>
+    (await readSpyLog(log)).filter((m) => m.method === "textDocument/didOpen").length;
+  let id = 1;
+  try {
+    const call = await ws.within("src/index.ts", "  formatPrice(basket", "formatPrice");
+    const query = { id: 0, action: "definition", file: "src/index.ts", ...pos(call) };
+    expectOk(await session.handle({ ...query, id: id++ }));
+    const before = await opens();
+    const format = await ws.read("src/format.ts");
+    await ws.write("src/format.ts", insertBefore(format, "/** Formats", "// a\n// b\n"));
+    const moved = await ws.within("src/format.ts", "function formatPrice(", "formatPrice");
+    const answer = expectOk(await session.handle({ ...query, id: id++ }));
+    assert.equal(await opens(), before + 1, "format.ts was opened in the server");
+    assert.deepEqual(locationsOf(answer), [moved]);
+  } finally {
+    await session.close();
+    await ws.remove();
+    await Deno.remove(log);
   }
 });
