@@ -49,6 +49,11 @@ export const configSchema = z.strictObject({
   startTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
   readyTimeoutMs: z.number().int().min(0).max(600_000).default(15_000),
   idleShutdownMs: z.number().int().min(0).default(0),
+  /**
+   * The most the language servers' process trees may hold together (MiB); over it, idle servers
+   * are stopped, least recently used first. Default: half the machine's memory; 0 = no budget.
+   */
+  memoryBudgetMiB: z.number().int().min(0).optional(),
   /** A daemon nobody used for this long stops (ms; 0 = never). */
   daemonIdleMs: z.number().int().min(0).default(15 * 60_000),
   /**

@@ -9,6 +9,7 @@ import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
 import { configureServers } from "./servers/custom_adapter.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
+import { defaultBudgetMiB } from "./servers/memory.ts";
 import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
@@ -124,6 +125,7 @@ export class Session {
       serverConfig: options.config.servers,
       wrap: options.wrap,
       idleShutdownMs: options.config.idleShutdownMs,
+      memoryBudgetMiB: budgetOf(options.config.memoryBudgetMiB),
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
       telemetry: options.telemetry,
       trustedRoots,
@@ -266,6 +268,12 @@ export class Session {
 }
 
 /** Real paths of the trusted roots that exist and overlap the workspace (the rest cannot matter). */
+/** The memory budget in force: the config's (0 = none), else half the machine's memory. */
+function budgetOf(configured: number | undefined): number | undefined {
+  if (configured === 0) return undefined;
+  return configured ?? defaultBudgetMiB();
+}
+
 async function realFolders(paths: string[], workspace: string): Promise<string[]> {
   const real: string[] = [];
   for (const path of paths) {

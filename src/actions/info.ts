@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ServerEntry } from "../servers/manager.ts";
+import type { MemoryReport, ServerEntry } from "../servers/manager.ts";
 import type { ChangeTracking } from "../servers/watcher.ts";
 import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
@@ -21,12 +21,17 @@ export interface ServerView {
   indexing?: string[];
   command?: string[];
   note?: string;
-  /** Resident memory of the server process in MiB, where /proc can be read. */
-  memoryMiB?: number;
+  /** Resident memory of the server's whole process tree in MiB, where /proc can be read. */
+  rssMiB?: number;
   stderr?: string[];
 }
 
-function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean): ServerView {
+function serverView(
+  context: ActionContext,
+  entry: ServerEntry,
+  verbose: boolean,
+  memory: MemoryReport,
+): ServerView {
   const state = entry.state;
   const view: ServerView = {
     key: entry.key,
@@ -43,8 +48,8 @@ function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean
     view.uptimeMs = Date.now() - info.startedAt;
     view.openDocuments = info.openDocuments;
     view.indexing = info.indexing;
-    const memory = residentMiB(info.pid);
-    if (memory !== undefined) view.memoryMiB = memory;
+    const rss = memory.rssMiB.get(entry.key);
+    if (rss !== undefined) view.rssMiB = rss;
     if (state.command.note) view.note = state.command.note;
     if (verbose) {
       view.command = state.command.command;
@@ -61,17 +66,6 @@ function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean
   return view;
 }
 
-/** VmRSS of a process, from /proc; undefined where /proc is unreadable (or not granted). */
-function residentMiB(pid: number): number | undefined {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kb = Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1]);
-    return Number.isFinite(kb) ? Math.round(kb / 1024) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function describe(view: ServerView): string {
   const facts = [
     view.state,
@@ -80,12 +74,23 @@ function describe(view: ServerView): string {
     view.uptimeMs !== undefined ? `up ${Math.round(view.uptimeMs / 1000)} s` : "",
     view.restarts ? `${view.restarts} restarts` : "",
     view.openDocuments !== undefined ? `${view.openDocuments} open documents` : "",
-    view.memoryMiB !== undefined ? `${view.memoryMiB} MiB` : "",
+    view.rssMiB !== undefined ? `${view.rssMiB} MiB` : "",
     view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
     view.note ?? "",
     view.reason ?? "",
   ].filter(Boolean);
   return `${view.server} for ${view.root}: ${facts.join(", ")}`;
+}
+
+function describeMemory(memory: MemoryReport): string {
+  const total = memory.totalMiB === undefined
+    ? "servers' memory unknown (/proc cannot be read)"
+    : `servers hold ${memory.totalMiB} MiB`;
+  const budget = memory.budgetMiB === undefined
+    ? "no memory budget"
+    : `memory budget ${memory.budgetMiB} MiB (idle servers stop, least recently used first, ` +
+      "when the servers hold more)";
+  return `${total}; ${budget}${memory.over ? `; over the budget: ${memory.over}` : ""}`;
 }
 
 const empty = z.strictObject({ timeout: z.number().optional() });
@@ -98,7 +103,8 @@ export const serversAction: ActionDef = defineAction({
   schema: empty,
   access: "read",
   async run(_input, context) {
-    const views = context.manager.entries().map((e) => serverView(context, e, false));
+    const memory = context.manager.memory(true);
+    const views = context.manager.entries().map((e) => serverView(context, e, false, memory));
     const adapters = await listAdapters(context);
     const text = (views.length
       ? `Servers:\n${views.map(describe).join("\n")}`
@@ -124,7 +130,8 @@ export const statusAction: ActionDef = defineAction({
   access: "read",
   run(_input, context) {
     const s = context.session;
-    const views = context.manager.entries().map((e) => serverView(context, e, true));
+    const memory = context.manager.memory(true);
+    const views = context.manager.entries().map((e) => serverView(context, e, true, memory));
     const head = [
       `lspgate ${s.version}, root ${context.workspace.path}`,
       `role ${s.role}, mutations ${s.allowMutations ? "allowed" : "refused"}, ` +
@@ -134,6 +141,7 @@ export const statusAction: ActionDef = defineAction({
         : "no trusted root: a project's own programs (node_modules/.bin, its TypeScript, " +
           "its Python environment) are never run",
       `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
+      describeMemory(memory),
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
     ];
     const text = [...head, ...views.map(describe)].join("\n");
@@ -149,6 +157,9 @@ export const statusAction: ActionDef = defineAction({
         trustedRoots: s.trustedRoots,
         changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,
+        memoryBudgetMiB: memory.budgetMiB ?? null,
+        serversRssMiB: memory.totalMiB ?? null,
+        ...(memory.over ? { overBudget: memory.over } : {}),
         servers: views,
       },
     });

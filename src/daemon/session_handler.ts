@@ -51,6 +51,7 @@ export function sessionHandler(session: Session, options: { writable: boolean })
       };
     },
     status() {
+      const memory = session.manager.memory(true);
       return {
         pid: Deno.pid,
         root: session.workspace.path,
@@ -63,7 +64,10 @@ export function sessionHandler(session: Session, options: { writable: boolean })
           server: e.key,
           state: e.state.kind,
           pid: e.state.kind === "running" ? e.state.client.pid : undefined,
+          rssMiB: memory.rssMiB.get(e.key),
         })),
+        memoryBudgetMiB: memory.budgetMiB ?? null,
+        serversRssMiB: memory.totalMiB ?? null,
       };
     },
     close: () => session.close(),

@@ -20,6 +20,8 @@ export interface DoctorReport {
   trustedRoots: string[];
   permissions: Record<string, string>;
   daemon: Record<string, unknown>;
+  /** The servers' memory budget in MiB (null: none). */
+  memoryBudgetMiB: number | null;
   servers: Record<string, unknown>[];
   actions: { allowed: string[]; refused: { action: string; reason: string }[] };
 }
@@ -102,6 +104,7 @@ export async function doctorReport(flags: GlobalFlags, session: Session): Promis
     trustedRoots: [...session.facts.trustedRoots],
     permissions: denoPermissions(root),
     daemon: await daemonState(flags),
+    memoryBudgetMiB: session.manager.memory().budgetMiB ?? null,
     servers: adapters,
     actions: { allowed, refused },
   };
@@ -166,6 +169,11 @@ function describe(report: DoctorReport): string {
         ? `running (pid ${report.daemon.pid}, ${report.daemon.connections} connections)`
         : "not running"
     }${report.daemon.socket ? ` — ${report.daemon.socket}` : ""}`,
+    ...daemonServers(report.daemon),
+    report.memoryBudgetMiB === null
+      ? "Memory budget: none (memoryBudgetMiB 0)"
+      : `Memory budget: ${report.memoryBudgetMiB} MiB for the servers together (memoryBudgetMiB, ` +
+        "--memory-budget); over it idle servers stop, least recently used first",
     "",
     "Servers:",
     ...report.servers.map((s) => {
@@ -180,6 +188,14 @@ function describe(report: DoctorReport): string {
     ...report.actions.refused.map((r) => `  refused: ${r.action} — ${r.reason}`),
   ];
   return lines.join("\n");
+}
+
+/** The daemon's running servers and their memory, one line each. */
+function daemonServers(daemon: Record<string, unknown>): string[] {
+  const servers = (daemon.servers ?? []) as { server: string; state: string; rssMiB?: number }[];
+  return servers.filter((s) => s.state === "running").map((s) =>
+    `  ${s.server}: ${s.rssMiB === undefined ? "memory unknown" : `${s.rssMiB} MiB`}`
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -60,6 +60,9 @@ Flags:
   --trust               the root's own programs (node_modules/.bin, its TypeScript, its Python)
                         may run, sandboxed; never without a sandbox
   --timeout MS          per-request timeout (default 30000)
+  --memory-budget MIB   the most the language servers may hold together; over it idle servers
+                        stop, least recently used first (default: half the machine's memory;
+                        0: no budget)
   --no-servers          run no language server: symbols and diagnostics answer syntax-only
   --telemetry FILE      append JSON-lines events with timings (also LSPGATE_TELEMETRY)
   --daemon              JSON lines and mcp: use the workspace's warm daemon (start it if none)
@@ -95,6 +98,7 @@ const FLAGS = {
   sandbox: { type: "string" },
   trust: { type: "boolean" },
   timeout: { type: "string" },
+  "memory-budget": { type: "string" },
   json: { type: "boolean" },
   "no-servers": { type: "boolean" },
   daemon: { type: "boolean" },
@@ -137,6 +141,15 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
       );
     }
     config.timeoutMs = ms;
+  }
+  const budget = values["memory-budget"];
+  if (budget !== undefined) {
+    if (!/^\d+$/.test(budget)) {
+      throw new UsageError(
+        `--memory-budget must be a whole number of MiB (0: no budget), not \`${budget}\``,
+      );
+    }
+    config.memoryBudgetMiB = Number(budget);
   }
   if (values.root !== undefined) await checkRoot(values.root);
   return {
@@ -190,6 +203,7 @@ const FLAG_VALUES: Record<string, string> = {
   config: "FILE",
   sandbox: "auto|bwrap|none",
   timeout: "MS",
+  "memory-budget": "MIB",
   telemetry: "FILE",
 };
 

@@ -105,6 +105,8 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   notes.push(`servers sandboxed: ${sandbox.label}`);
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.
   read.add(lspgateHome());
+  // The servers' process trees, for their memory in status and the memory budget.
+  read.add("/proc");
   const write = flags.allowMutations ? [workspace.path] : [];
   const net: string[] = [];
   if (flags.daemon === "on") {
