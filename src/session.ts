@@ -10,6 +10,7 @@ import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
 import { configureServers } from "./servers/custom_adapter.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import { defaultBudgetMiB } from "./servers/memory.ts";
+import { BudgetPool } from "./servers/budget.ts";
 import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
@@ -49,6 +50,13 @@ export interface SessionOptions {
    * programs may run there, and only when `sandboxed`.
    */
   trustedRoots?: string[];
+  /**
+   * The memory budget the servers count against, shared by a daemon's roots; default: one of the
+   * session's own, from the config.
+   */
+  budget?: BudgetPool;
+  /** The pid of the daemon serving this session, when one does (`status` shows it). */
+  daemonPid?: number;
 }
 
 /**
@@ -79,6 +87,7 @@ export class Session {
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
+      ...(options.daemonPid !== undefined ? { daemonPid: options.daemonPid } : {}),
     };
     this.#watcher = watcher;
   }
@@ -125,7 +134,7 @@ export class Session {
       serverConfig: options.config.servers,
       wrap: options.wrap,
       idleShutdownMs: options.config.idleShutdownMs,
-      memoryBudgetMiB: budgetOf(options.config.memoryBudgetMiB),
+      budget: options.budget ?? new BudgetPool(budgetOf(options.config.memoryBudgetMiB)),
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
       telemetry: options.telemetry,
       trustedRoots,
@@ -269,7 +278,7 @@ export class Session {
 
 /** Real paths of the trusted roots that exist and overlap the workspace (the rest cannot matter). */
 /** The memory budget in force: the config's (0 = none), else half the machine's memory. */
-function budgetOf(configured: number | undefined): number | undefined {
+export function budgetOf(configured: number | undefined): number | undefined {
   if (configured === 0) return undefined;
   return configured ?? defaultBudgetMiB();
 }

@@ -142,6 +142,7 @@ export const statusAction: ActionDef = defineAction({
           "its Python environment) are never run",
       `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
       describeMemory(memory),
+      ...(s.daemonPid !== undefined ? [`served by the daemon (pid ${s.daemonPid})`] : []),
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
     ];
     const text = [...head, ...views.map(describe)].join("\n");
@@ -157,6 +158,7 @@ export const statusAction: ActionDef = defineAction({
         trustedRoots: s.trustedRoots,
         changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,
+        ...(s.daemonPid !== undefined ? { daemonPid: s.daemonPid } : {}),
         memoryBudgetMiB: memory.budgetMiB ?? null,
         serversRssMiB: memory.totalMiB ?? null,
         ...(memory.over ? { overBudget: memory.over } : {}),

@@ -44,6 +44,8 @@ export interface SessionFacts {
    * client has none of its own (the daemon answers `status`).
    */
   changeTracking?(): ChangeTracking;
+  /** The pid of the daemon that serves this session, when a daemon does. */
+  daemonPid?: number;
 }
 
 /** An action's answer: text for the model, details for programs. */

@@ -4,15 +4,23 @@ import type { LspGateConfig } from "../config.ts";
 import { Session } from "../session.ts";
 import { attach, attachOrStart, daemonAddress, type DaemonTarget } from "./start.ts";
 import { DaemonAlreadyRunning, runDaemon } from "./server.ts";
-import { sessionHandler } from "./session_handler.ts";
+import { rootsHandler } from "./roots.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
+import { BudgetPool } from "../servers/budget.ts";
+import { budgetOf } from "../session.ts";
 
 /** What `lspgate daemon …` needs from the command line. */
 export interface DaemonFlags extends DaemonTarget {
   config: LspGateConfig;
   /** The sandbox wrapper and its description (from the front end's sandboxFor). */
   sandboxed: { wrap?: CommandWrapper; label: string; sandboxed: boolean };
+  /** The same for another root the daemon serves. */
+  sandboxedFor?: (
+    root: string,
+  ) => Promise<{ wrap?: CommandWrapper; label: string; sandboxed: boolean }>;
   trustedRoots: string[];
+  /** The role of the command line (`--role`); default main. */
+  role?: "main" | "subagent";
 }
 
 /** Stop a daemon nobody used for this long, unless the config says otherwise. */
@@ -24,7 +32,8 @@ export const DEFAULT_DAEMON_IDLE_MS = 15 * 60_000;
  */
 export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Promise<number> {
   const [verb] = args;
-  const hello = { role: "main" as const, allowMutations: false, client: "daemon-cli" };
+  // The CLI's own role: a sub-agent's `daemon status` learns only of its own root.
+  const hello = { role: flags.role ?? "main", allowMutations: false, client: "daemon-cli" };
   switch (verb) {
     case "serve":
       return await serve(flags);
@@ -64,26 +73,39 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
 
 async function serve(flags: DaemonFlags): Promise<number> {
   const { socketPath, realRoot } = await daemonAddress(flags);
-  const session = await Session.open({
-    root: realRoot,
-    // Each connection gets a view with its own role; the daemon's own is the ceiling.
-    role: "main",
-    allowMutations: true,
-    adapters: ADAPTERS,
-    config: flags.config,
-    wrap: flags.sandboxed.wrap,
-    sandboxLabel: flags.sandboxed.label,
-    sandboxed: flags.sandboxed.sandboxed,
-    trustedRoots: flags.trustedRoots,
-    // Server events (start, ready, exit) of the warm servers every client shares.
-    telemetry: telemetryFrom(flags.telemetry),
+  // One budget over every root's servers: the daemon is what keeps them warm.
+  const budget = new BudgetPool(budgetOf(flags.config.memoryBudgetMiB));
+  const telemetry = telemetryFrom(flags.telemetry);
+  const handler = rootsHandler({
+    defaultRoot: realRoot,
+    idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
+    async open(root) {
+      const sandboxed = root === realRoot || !flags.sandboxedFor
+        ? flags.sandboxed
+        : await flags.sandboxedFor(root);
+      return await Session.open({
+        root,
+        // Each connection gets a view with its own role; the daemon's own is the ceiling.
+        role: "main",
+        allowMutations: true,
+        adapters: ADAPTERS,
+        config: flags.config,
+        wrap: sandboxed.wrap,
+        sandboxLabel: sandboxed.label,
+        sandboxed: sandboxed.sandboxed,
+        // --trust is the first root's (such a daemon serves no other: see daemonAddress).
+        trustedRoots: root === realRoot ? flags.trustedRoots : flags.config.trustedRoots,
+        // Server events (start, ready, exit) of the warm servers every client shares.
+        telemetry,
+        budget,
+        daemonPid: Deno.pid,
+      });
+    },
   });
-  const writable =
-    Deno.permissions.querySync({ name: "write", path: realRoot }).state === "granted";
   try {
     const daemon = await runDaemon({
       socketPath,
-      handler: sessionHandler(session, { writable }),
+      handler,
       idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
     });
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -92,7 +114,7 @@ async function serve(flags: DaemonFlags): Promise<number> {
     await daemon.done;
     return 0;
   } catch (error) {
-    await session.close();
+    await handler.close();
     // Another daemon won the race to serve this workspace: it serves.
     if (error instanceof DaemonAlreadyRunning) return 0;
     throw error;

@@ -9,6 +9,8 @@ export interface Hello {
   session?: string;
   /** Which front end: `call`, `hook`, `mcp`, `jsonl`. */
   client?: string;
+  /** The workspace root this connection is about (a user's daemon serves several). */
+  root?: string;
 }
 
 /** One client connection's view of the daemon: its own role, its own requests. */
@@ -23,8 +25,9 @@ export interface ConnectionHandler {
 
 /** The daemon's side: it opens connections, reports status, and stops. */
 export interface DaemonHandler {
-  connect(hello: Hello): ConnectionHandler;
-  status(): Record<string, unknown>;
+  connect(hello: Hello): ConnectionHandler | Promise<ConnectionHandler>;
+  /** The daemon's state as `hello` (the asking connection's) may learn it. */
+  status(hello?: Hello): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -122,7 +125,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         if (!connection) {
           try {
             hello = parseHello(message);
-            connection = handler.connect(hello);
+            connection = await handler.connect(hello);
             clearTimeout(helloTimer);
             await say({ hello: { ok: true, pid: Deno.pid, ...connection.granted } });
           } catch (error) {
@@ -140,7 +143,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           continue;
         }
         if (control) {
-          await say({ id: control.id, ok: true, daemon: handler.status() });
+          await say({ id: control.id, ok: true, daemon: handler.status(hello) });
           if (control.verb === "stop") {
             await writer.close();
             stop();
@@ -196,6 +199,7 @@ function parseHello(message: unknown): Hello {
     allowMutations: hello.allowMutations === true,
     session: typeof hello.session === "string" ? hello.session.slice(0, 200) : undefined,
     client: typeof hello.client === "string" ? hello.client.slice(0, 40) : undefined,
+    root: typeof hello.root === "string" && hello.root.length <= 4096 ? hello.root : undefined,
   };
 }
 

@@ -29,8 +29,9 @@ export function sessionHandler(session: Session, options: { writable: boolean })
           sandboxed: session.facts.sandboxed,
           ...(wantsMutations && !options.writable
             ? {
-              note: "this daemon was started without --allow-write: it writes for nobody. " +
-                "Stop it (`lspgate daemon stop`) and let a process with write permission start it.",
+              note: `this daemon may not write to ${session.workspace.path} (its Deno grant), so ` +
+                "it writes for nobody there. Stop it (`lspgate daemon stop`) and let a process with " +
+                "write permission start it.",
             }
             : {}),
         },

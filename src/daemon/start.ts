@@ -25,7 +25,12 @@ const START_TIMEOUT_MS = 15_000;
 /**
  * The socket of the daemon for `target` and the config file it runs with: the effective config
  * written (mode 0600) beside the socket, so the daemon runs with exactly what its clients asked
- * for, and the socket's name is a hash of the real root and that config.
+ * for, and the socket's name is a hash of that config.
+ *
+ * One daemon serves all of a user's workspaces that share a config (each connection names its
+ * root). It is one per root only with `--trust`, which makes that root's own programs part of the
+ * daemon's identity. A client's Deno write grant is not: it caps the client's mutations on its
+ * own side (see openGate), and the daemon writes only where its own grant allows.
  */
 export async function daemonAddress(
   target: DaemonTarget,
@@ -34,7 +39,7 @@ export async function daemonAddress(
   // Role and mutations are per connection, not part of the daemon's identity.
   const { role: _role, allowMutations: _mutations, ...shared } = target.config;
   const key = JSON.stringify({ config: shared, sandbox: target.sandbox, trust: target.trust });
-  const socketPath = await socketPathFor(realRoot, key);
+  const socketPath = await socketPathFor(target.trust ? realRoot : "", key);
   return { socketPath, configPath: socketPath.replace(/\.sock$/, ".config.json"), realRoot };
 }
 
@@ -43,9 +48,9 @@ export async function attach(
   target: DaemonTarget,
   hello: Hello,
 ): Promise<DaemonConnection | undefined> {
-  const { socketPath } = await daemonAddress(target);
+  const { socketPath, realRoot } = await daemonAddress(target);
   try {
-    return await DaemonConnection.open(socketPath, hello);
+    return await DaemonConnection.open(socketPath, { ...hello, root: hello.root ?? realRoot });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.ConnectionRefused) {
       return undefined;

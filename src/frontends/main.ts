@@ -441,7 +441,10 @@ export async function daemonFlags(flags: GlobalFlags) {
     trust: flags.trust,
     telemetry: flags.telemetry,
     sandboxed: await sandboxFor(flags),
+    // A daemon serves every root its clients name: each is confined to its own.
+    sandboxedFor: (root: string) => sandboxFor({ ...flags, root }),
     trustedRoots: trustedRootsOf(flags),
+    role: flags.role,
   };
 }
 

@@ -11,6 +11,8 @@
  * @module
  */
 
+import { type ProcessTable, readProcesses } from "./memory.ts";
+
 /** A running server as the budget sees it. */
 export interface BudgetServer {
   key: string;
@@ -64,4 +66,91 @@ export function decideBudget(servers: readonly BudgetServer[], budgetMiB: number
     } MiB, more than the memory budget of ` +
       `${budgetMiB} MiB`;
   return { stop, totalMiB, over };
+}
+
+/** A server manager as the pool sees it: its running servers, and how to stop one. */
+export interface BudgetMember {
+  /** The running servers, measured from `processes` (see memory.ts). */
+  servers(processes: ProcessTable | undefined): BudgetServer[];
+  /** Stops one server for the budget; it starts again on its next question. */
+  stop(key: string, reason: string): Promise<void>;
+}
+
+/** How often the budget is checked while nothing starts or ends (servers grow as they index). */
+const CHECK_EVERY_MS = 10_000;
+/** At most one check this often after requests end (each reads /proc). */
+const THROTTLE_MS = 1_000;
+
+/**
+ * One memory budget over every server manager that joins it: a session's, or all of a daemon's
+ * roots, so one ceiling holds for everything one lspgate process keeps warm.
+ */
+export class BudgetPool {
+  readonly #members = new Set<BudgetMember>();
+  #timer?: ReturnType<typeof setInterval>;
+  #checkedAt = 0;
+  #checking?: Promise<void>;
+  #over?: string;
+
+  /** `budgetMiB` undefined: servers are measured, never stopped for memory. */
+  constructor(readonly budgetMiB: number | undefined) {}
+
+  /** Adds a manager; returns how it leaves. */
+  join(member: BudgetMember): () => Promise<void> {
+    this.#members.add(member);
+    if (this.budgetMiB !== undefined && !this.#timer) {
+      this.#timer = setInterval(() => this.check(true), CHECK_EVERY_MS);
+      Deno.unrefTimer(this.#timer);
+    }
+    return async () => {
+      this.#members.delete(member);
+      await this.#checking;
+      if (this.#members.size === 0) {
+        clearInterval(this.#timer);
+        this.#timer = undefined;
+      }
+    };
+  }
+
+  /** Why the servers are over the budget and kept so, as of the last check. */
+  get over(): string | undefined {
+    return this.#over;
+  }
+
+  /**
+   * Stops idle servers, least recently used first over every member, while the running ones hold
+   * more than the budget. Unless `now`, at most once a second; never in a request's way.
+   */
+  check(now = false): void {
+    const budget = this.budgetMiB;
+    if (budget === undefined || this.#checking) return;
+    if (!now && Date.now() - this.#checkedAt < THROTTLE_MS) return;
+    this.#checkedAt = Date.now();
+    const processes = readProcesses();
+    const owners = new Map<string, { member: BudgetMember; key: string; rssMiB: number }>();
+    const servers: BudgetServer[] = [];
+    let n = 0;
+    for (const member of this.#members) {
+      for (const server of member.servers(processes)) {
+        // Unique across members: two sessions may name their servers alike.
+        const id = `${n++}\u0000${server.key}`;
+        owners.set(id, { member, key: server.key, rssMiB: server.rssMiB ?? 0 });
+        servers.push({ ...server, key: id });
+      }
+    }
+    const decision = decideBudget(servers, budget);
+    let over = decision.over;
+    for (const [id, { key }] of owners) over = over?.replaceAll(id, key);
+    this.#over = over;
+    if (decision.stop.length === 0) return;
+    this.#checking = Promise.all(decision.stop.map((id) => {
+      const { member, key, rssMiB } = owners.get(id)!;
+      return member.stop(
+        key,
+        `stopped to keep the servers within the memory budget of ${budget} MiB (it held ` +
+          `${Math.round(rssMiB)} MiB and was the least recently used); it starts again on its ` +
+          "next question",
+      );
+    })).then(() => {}, () => {}).finally(() => this.#checking = undefined);
+  }
 }

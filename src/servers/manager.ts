@@ -10,8 +10,8 @@ import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
 import type { ChangeTracking, FileChange } from "./watcher.ts";
 import { isWatched } from "./watched.ts";
-import { decideBudget } from "./budget.ts";
-import { readProcesses, treeRssKiB } from "./memory.ts";
+import type { BudgetPool, BudgetServer } from "./budget.ts";
+import { type ProcessTable, readProcesses, treeRssKiB } from "./memory.ts";
 
 /** Server state, as `status` shows it. */
 export type ServerState =
@@ -140,10 +140,10 @@ export interface ManagerOptions {
    */
   changeTracking?: () => ChangeTracking;
   /**
-   * The most the running servers' process trees may hold together (MiB): over it, idle servers
-   * are stopped, least recently used first. Undefined: no budget.
+   * The memory budget this manager's servers count against (with other managers' in a daemon):
+   * over it, idle servers are stopped, least recently used first.
    */
-  memoryBudgetMiB?: number;
+  budget?: BudgetPool;
 }
 
 /** The servers' memory as `status` shows it. */
@@ -164,10 +164,6 @@ const CRASH_WINDOW_MS = 180_000;
 const MAX_CRASHES = 5;
 const IDLE_CHECK_MIN_MS = 50;
 const IDLE_CHECK_MAX_MS = 30_000;
-/** How often the memory budget is checked while nothing starts or ends (servers grow as they index). */
-const BUDGET_CHECK_MS = 10_000;
-/** At most one budget check this often after requests end (each reads /proc). */
-const BUDGET_THROTTLE_MS = 1_000;
 
 /** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
 export class ServerManager {
@@ -183,9 +179,7 @@ export class ServerManager {
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
   readonly #changeListeners = new Set<ChangeListener>();
-  #budgetTimer?: ReturnType<typeof setInterval>;
-  #budgetCheckedAt = 0;
-  #budgetChecking?: Promise<void>;
+  #leaveBudget?: () => Promise<void>;
   #memory: MemoryReport = { rssMiB: new Map() };
 
   constructor(readonly options: ManagerOptions) {
@@ -198,11 +192,13 @@ export class ServerManager {
         Math.min(IDLE_CHECK_MAX_MS, Math.max(IDLE_CHECK_MIN_MS, options.idleShutdownMs / 4)),
       );
     }
-    this.#memory.budgetMiB = options.memoryBudgetMiB;
-    if (options.memoryBudgetMiB !== undefined) {
-      this.#budgetTimer = setInterval(() => this.#checkBudget(true), BUDGET_CHECK_MS);
-      Deno.unrefTimer(this.#budgetTimer);
-    }
+    this.#leaveBudget = options.budget?.join({
+      servers: (processes) => this.#budgetServers(processes),
+      stop: async (key, reason) => {
+        const entry = this.#entries.get(key);
+        if (entry && !this.#closed) await this.#stop(entry, reason);
+      },
+    });
   }
 
   /** The adapter and root for a file, or undefined when no adapter handles its type. */
@@ -332,7 +328,7 @@ export class ServerManager {
       released = true;
       entry.inFlight--;
       entry.lastUsed = Date.now();
-      this.#checkBudget();
+      this.options.budget?.check();
     };
     // A server already running when we came may have died unnoticed (killed between queries).
     const wasRunning = entry.state.kind === "running";
@@ -537,8 +533,7 @@ export class ServerManager {
   async shutdownAll(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#idleTimer);
-    clearInterval(this.#budgetTimer);
-    await this.#budgetChecking;
+    await this.#leaveBudget?.();
     await Promise.all(this.entries().map((entry) => this.#stop(entry, "lspgate exited")));
   }
 
@@ -660,7 +655,7 @@ export class ServerManager {
       client.onExit((info) => this.#onExit(entry, client, info));
       if (this.#closed) await client.shutdown();
       else await this.#reopen(entry, client, reopen);
-      this.#checkBudget(true);
+      this.options.budget?.check(true);
       return client;
     } catch (error) {
       const converted = toLspGateError(error);
@@ -754,66 +749,39 @@ export class ServerManager {
 
   /** The running servers' memory, as last measured, with the budget. Measures now when asked. */
   memory(measure = false): MemoryReport {
-    if (measure) this.#measure();
-    return this.#memory;
-  }
-
-  /** Reads each running server's process tree from /proc into the memory report. */
-  #measure(): { key: string; rssMiB?: number; entry: ServerEntry }[] {
-    const processes = readProcesses();
-    const running = this.entries().filter((e) => e.state.kind === "running");
-    const measured = running.map((entry) => {
-      const state = entry.state as Extract<ServerState, { kind: "running" }>;
-      const kib = processes && treeRssKiB(state.client.pid, processes);
-      return { key: entry.key, entry, rssMiB: kib === undefined ? undefined : kib / 1024 };
-    });
-    const rssMiB = new Map<string, number>();
-    for (const { key, rssMiB: mib } of measured) {
-      if (mib !== undefined) rssMiB.set(key, Math.round(mib));
-    }
-    this.#memory = {
-      budgetMiB: this.options.memoryBudgetMiB,
-      totalMiB: processes
-        ? Math.round(measured.reduce((sum, m) => sum + (m.rssMiB ?? 0), 0))
-        : undefined,
-      rssMiB,
-      over: this.#memory.over,
-    };
-    return measured;
-  }
-
-  /**
-   * Stops idle servers, least recently used first, while the running ones hold more than the
-   * budget. After a request it runs at most once a second (it reads /proc), never in its way.
-   */
-  #checkBudget(now = false) {
-    const budget = this.options.memoryBudgetMiB;
-    if (budget === undefined || this.#closed || this.#budgetChecking) return;
-    if (!now && Date.now() - this.#budgetCheckedAt < BUDGET_THROTTLE_MS) return;
-    this.#budgetCheckedAt = Date.now();
-    const measured = this.#measure();
-    const decision = decideBudget(
-      measured.map(({ key, entry, rssMiB }) => ({
-        key,
+    if (measure) {
+      const processes = readProcesses();
+      const servers = this.#budgetServers(processes);
+      const rssMiB = new Map<string, number>();
+      for (const { key, rssMiB: mib } of servers) {
+        if (mib !== undefined) rssMiB.set(key, Math.round(mib));
+      }
+      this.#memory = {
         rssMiB,
+        totalMiB: processes
+          ? Math.round(servers.reduce((sum, s) => sum + (s.rssMiB ?? 0), 0))
+          : undefined,
+      };
+    }
+    return {
+      ...this.#memory,
+      budgetMiB: this.options.budget?.budgetMiB,
+      over: this.options.budget?.over,
+    };
+  }
+
+  /** Each running server's process tree, measured from `processes`, as the budget sees it. */
+  #budgetServers(processes: ProcessTable | undefined): BudgetServer[] {
+    return this.entries().flatMap((entry) => {
+      if (entry.state.kind !== "running") return [];
+      const kib = processes && treeRssKiB(entry.state.client.pid, processes);
+      return [{
+        key: entry.key,
+        rssMiB: kib === undefined ? undefined : kib / 1024,
         busy: entry.inFlight > 0 || entry.starting !== undefined,
         lastUsed: entry.lastUsed,
-      })),
-      budget,
-    );
-    this.#memory.over = decision.over;
-    if (decision.stop.length === 0) return;
-    this.#budgetChecking = Promise.all(decision.stop.map((key) => {
-      const entry = this.#entries.get(key)!;
-      const mib = Math.round(measured.find((m) => m.key === key)?.rssMiB ?? 0);
-      return this.#stop(
-        entry,
-        `stopped to keep the servers within the memory budget of ${budget} MiB (it held ` +
-          `${mib} MiB and was the least recently used); it starts again on its next question`,
-      );
-    })).then(() => {
-      this.#measure();
-    }).catch(() => {}).finally(() => this.#budgetChecking = undefined);
+      }];
+    });
   }
 
   async #stopIdle() {

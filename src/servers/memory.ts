@@ -9,8 +9,11 @@
  * @module
  */
 
+/** Every process's parent and resident memory, by pid: one read of `/proc`. */
+export type ProcessTable = Map<number, ProcessFacts>;
+
 /** One process as `/proc/<pid>/stat` and `statm` describe it. */
-interface ProcessFacts {
+export interface ProcessFacts {
   ppid: number;
   rssKiB: number;
 }
@@ -21,7 +24,7 @@ const PAGE_KIB = 4;
  * A snapshot of every process's parent and resident memory, to sum several trees from one read
  * of `/proc`; undefined where `/proc` cannot be read (not Linux, or not granted).
  */
-export function readProcesses(): Map<number, ProcessFacts> | undefined {
+export function readProcesses(): ProcessTable | undefined {
   const processes = new Map<number, ProcessFacts>();
   let entries: Iterable<Deno.DirEntry>;
   try {
@@ -49,7 +52,7 @@ export function readProcesses(): Map<number, ProcessFacts> | undefined {
 /** The resident memory of `pid` and all its descendants, in KiB; undefined when `pid` is gone. */
 export function treeRssKiB(
   pid: number,
-  processes: Map<number, ProcessFacts>,
+  processes: ProcessTable,
 ): number | undefined {
   if (!processes.has(pid)) return undefined;
   const children = new Map<number, number[]>();
