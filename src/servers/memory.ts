@@ -50,11 +50,16 @@ export function readProcesses(): ProcessTable | undefined {
 }
 
 /** The resident memory of `pid` and all its descendants, in KiB; undefined when `pid` is gone. */
-export function treeRssKiB(
-  pid: number,
-  processes: ProcessTable,
-): number | undefined {
+export function treeRssKiB(pid: number, processes: ProcessTable): number | undefined {
   if (!processes.has(pid)) return undefined;
+  return forestRssKiB([pid], processes);
+}
+
+/**
+ * The resident memory of several processes and all their descendants, each counted once (a
+ * process may descend from two of them: a daemon started by a client is that client's child).
+ */
+export function forestRssKiB(pids: readonly number[], processes: ProcessTable): number {
   const children = new Map<number, number[]>();
   for (const [child, { ppid }] of processes) {
     const list = children.get(ppid);
@@ -62,7 +67,7 @@ export function treeRssKiB(
     else children.set(ppid, [child]);
   }
   let total = 0;
-  const stack = [pid];
+  const stack = [...pids];
   const seen = new Set<number>();
   while (stack.length) {
     const next = stack.pop()!;

@@ -29,8 +29,17 @@ export class LspgateProcess {
   #nextId = 1;
   readonly done: Promise<void>;
 
-  /** Starts lspgate on `root`; `home` is the checkout to run (default: this one). */
-  constructor(readonly root: string, readonly sandbox: "none" | "auto", home = defaultHome) {
+  /**
+   * Starts lspgate on `root`; `home` is the checkout to run (default: this one); `extra` adds
+   * Deno flags (`deno`: a grant for the daemon's folder), lspgate flags (e.g. `--daemon`) and
+   * environment (e.g. a private XDG_RUNTIME_DIR).
+   */
+  constructor(
+    readonly root: string,
+    readonly sandbox: "none" | "auto",
+    home = defaultHome,
+    extra: { deno?: string[]; args?: string[]; env?: Record<string, string> } = {},
+  ) {
     home = home.endsWith("/") ? home : home + "/";
     this.#child = new Deno.Command(Deno.execPath(), {
       // The `deno task start` flags: lspgate's V8 flags; read, env, run; no write, no net.
@@ -40,6 +49,7 @@ export class LspgateProcess {
         "--allow-read",
         "--allow-env",
         "--allow-run",
+        ...extra.deno ?? [],
         "--config",
         `${home}deno.json`,
         `${home}mod.ts`,
@@ -47,7 +57,9 @@ export class LspgateProcess {
         root,
         "--sandbox",
         sandbox,
+        ...extra.args ?? [],
       ],
+      env: extra.env,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -8,6 +8,7 @@
 // under load and over a soak. Nothing here is asserted: timings belong in a report, not a test.
 //
 // Flags: --quick (under two minutes), --only NAME (scenario names containing it), --samples N,
+// --worktrees N (git worktrees of rxjs and pygments, one daemon for all vs one lspgate each),
 // --soak N, --no-sandbox (skip the `--sandbox auto` side), --lspgate DIR (run another checkout),
 // --compare DIR (another checkout as one more side, e.g. before/after a change), --out FILE
 // (JSON; the full run writes .lspgate/bench/results.json by default).
@@ -25,6 +26,7 @@ import {
 import { overall, printScenario, summaryLine } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { measureSyntax } from "./syntax.ts";
+import { measureWorktrees, type WorktreeSide } from "./worktrees.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     samples: { type: "string" },
     soak: { type: "string" },
     "no-sandbox": { type: "boolean" },
+    worktrees: { type: "string" },
     lspgate: { type: "string" },
     compare: { type: "string" },
     out: { type: "string" },
@@ -89,6 +92,22 @@ for (const scenario of chosen) {
   }
 }
 
+// Worktrees of one repository, each asked by its own client: one daemon for all, or one lspgate
+// each (--worktrees 0 skips it).
+const worktreeCount = Number(values.worktrees ?? (quick ? 2 : 8));
+const worktrees: Record<string, WorktreeSide[]> = {};
+for (
+  const name of worktreeCount > 0 && !values.only ? ["typescript/rxjs", "pyright/pygments"] : []
+) {
+  const scenario = SCENARIOS.find((s) => s.name === name)!;
+  log(`\nworktrees: ${name}`);
+  try {
+    worktrees[name] = await measureWorktrees(scenario, worktreeCount, quick ? 5 : 20, log);
+  } catch (error) {
+    log(`  FAILED: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
 // The syntax parsers (answers with no server): grammar load and parse times.
 log("");
 await measureSyntax(log, { large: !quick });
@@ -112,7 +131,15 @@ if (out) {
   await Deno.writeTextFile(
     out,
     JSON.stringify(
-      { date: new Date().toISOString(), quick, seconds, machine: machine(), figures, results },
+      {
+        date: new Date().toISOString(),
+        quick,
+        seconds,
+        machine: machine(),
+        figures,
+        results,
+        worktrees,
+      },
       null,
       2,
     ) + "\n",
