@@ -11,7 +11,12 @@ import type { CommandWrapper } from "../servers/manager.ts";
 export interface DaemonFlags extends DaemonTarget {
   config: LspGateConfig;
   /** The sandbox wrapper and its description (from the front end's sandboxFor). */
-  sandboxed: { wrap?: CommandWrapper; label: string; sandboxed: boolean };
+  sandboxed: {
+    wrap?: CommandWrapper;
+    label: string;
+    sandboxed: boolean;
+    backend?: "bwrap" | "landlock" | "none";
+  };
   trustedRoots: string[];
 }
 
@@ -74,6 +79,7 @@ async function serve(flags: DaemonFlags): Promise<number> {
     wrap: flags.sandboxed.wrap,
     sandboxLabel: flags.sandboxed.label,
     sandboxed: flags.sandboxed.sandboxed,
+    sandboxBackend: flags.sandboxed.backend,
     trustedRoots: flags.trustedRoots,
     // Server events (start, ready, exit) of the warm servers every client shares.
     telemetry: telemetryFrom(flags.telemetry),

@@ -95,11 +95,19 @@ export interface AcquireOptions {
  */
 export type ChangeListener = (changes: readonly FileChange[] | "lost") => void;
 
-/** Wraps a server's argv, e.g. in bubblewrap; returns the argv to spawn and extra env. */
+/**
+ * Wraps a server's argv, e.g. in a sandbox; returns the argv to spawn, extra env, and what to
+ * clean up once the process has exited (a sandbox's scratch folder).
+ */
 export type CommandWrapper = (
   command: ServerCommand,
   entry: { adapter: Adapter; root: string },
-) => Promise<{ command: string[]; env?: Record<string, string>; hideProcessId?: boolean }>;
+) => Promise<{
+  command: string[];
+  env?: Record<string, string>;
+  hideProcessId?: boolean;
+  cleanup?: () => Promise<void>;
+}>;
 
 /** Manager settings. */
 export interface ManagerOptions {
@@ -559,6 +567,7 @@ export class ServerManager {
     const telemetry = this.options.telemetry;
     const startedAt = performance.now();
     telemetry?.emit("server.start", { server: entry.adapter.id, root: entry.root });
+    let wrapped: Awaited<ReturnType<CommandWrapper>> | undefined;
     try {
       const trusted = (this.options.trustedRoots ?? []).some((t) =>
         entry.root === t || entry.root.startsWith(t + "/")
@@ -570,7 +579,7 @@ export class ServerManager {
         trusted,
       });
       await this.#checkProgram(entry, command);
-      const wrapped = this.options.wrap
+      wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
         : { command: command.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
@@ -623,11 +632,15 @@ export class ServerManager {
         pid: client.pid,
         duration_ms: Math.round(performance.now() - startedAt),
       });
-      client.onExit((info) => this.#onExit(entry, client, info));
+      client.onExit((info) => {
+        wrapped?.cleanup?.();
+        this.#onExit(entry, client, info);
+      });
       if (this.#closed) await client.shutdown();
       else await this.#reopen(entry, client, reopen);
       return client;
     } catch (error) {
+      await wrapped?.cleanup?.();
       const converted = toLspGateError(error);
       entry.state = { kind: "failed", at: Date.now(), error: converted };
       telemetry?.emit("server.exit", {
