@@ -3,9 +3,11 @@
  * wraps a server's command in it. The backends live in `sandbox/`.
  *
  * Rationale (no layering): where bubblewrap works, Landlock is not added under it. Inside
- * bubblewrap's namespaces a server already sees only what is bound, has no network and no signal
- * or abstract socket reaching outside; Landlock would enforce nothing more there, and its launcher
- * costs a Deno start per server (measured: tests/security/landlock_layering_test.ts).
+ * bubblewrap's namespaces a server already sees only what is bound, read-only, has no network,
+ * and no signal or abstract socket reaches outside its namespaces; Landlock would enforce nothing
+ * more there (neither confines connect() to a UNIX socket file that is shown), and the layered
+ * start loads an FFI-capable Deno per server. Measured here (median of 15 starts of /bin/true):
+ * bubblewrap 11 ms, Landlock 17 ms, both layered 61 ms.
  *
  * @module
  */

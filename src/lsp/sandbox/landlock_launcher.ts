@@ -53,6 +53,7 @@ const NET_CONNECT_TCP = 2n;
 const SCOPE_ABSTRACT_UNIX = 1n;
 const SCOPE_SIGNAL = 2n;
 const PR_SET_NO_NEW_PRIVS = 38;
+const PR_CAPBSET_READ = 23;
 const PR_CAPBSET_DROP = 24;
 const PR_CAP_AMBIENT = 47;
 const PR_CAP_AMBIENT_CLEAR_ALL = 4;
@@ -136,7 +137,13 @@ function abiVersion(libc: Libc): number {
 function makeDir(libc: Libc, path: string, exclusive: boolean): void {
   if (libc.symbols.mkdir(cString(path), 0o700) === 0) return;
   const code = errno(libc);
-  if (code !== EEXIST || exclusive) fail(libc, `cannot create ${path}`, code);
+  if (code === EEXIST && !exclusive) return;
+  fail(
+    libc,
+    `cannot create ${path} for the server's private scratch folder (set XDG_RUNTIME_DIR or ` +
+      "TMPDIR to a folder this process may write, outside the workspace)",
+    code,
+  );
 }
 
 /** Creates the scratch folder (its parents too, 0700) and its `home` and `tmp`. */
@@ -176,12 +183,11 @@ function dropCapabilities(libc: Libc): void {
   libc.symbols.prctl(PR_CAP_AMBIENT, BigInt(PR_CAP_AMBIENT_CLEAR_ALL), 0n, 0n, 0n);
   const root = libc.symbols.getuid() === 0;
   for (let cap = 0n; cap < 64n; cap++) {
-    if (libc.symbols.prctl(PR_CAPBSET_DROP, cap, 0n, 0n, 0n) === 0) continue;
-    const code = errno(libc);
-    if (code === EINVAL) break; // Past the last capability this kernel knows.
+    const held = libc.symbols.prctl(PR_CAPBSET_READ, cap, 0n, 0n, 0n);
+    if (held < 0) break; // Past the last capability this kernel knows.
+    if (held === 0 || libc.symbols.prctl(PR_CAPBSET_DROP, cap, 0n, 0n, 0n) === 0) continue;
     // Without CAP_SETPCAP the bounding set cannot shrink; only root would regain it at execve.
-    if (root) fail(libc, "cannot drop the capability bounding set", code);
-    break;
+    if (root) fail(libc, `cannot drop capability ${cap} from the bounding set`);
   }
   const header = new Uint32Array([CAPABILITY_VERSION_3, 0]);
   if (libc.symbols.capset(header, new Uint32Array(6)) !== 0) fail(libc, "cannot drop capabilities");
