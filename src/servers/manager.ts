@@ -168,6 +168,8 @@ export class ServerManager {
   readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
+  /** Each running client's sandbox cleanup, run once when it exits or is stopped. */
+  readonly #cleanups = new Map<ServerClient, () => Promise<void>>();
   readonly #changeListeners = new Set<ChangeListener>();
 
   constructor(readonly options: ManagerOptions) {
@@ -632,8 +634,13 @@ export class ServerManager {
         pid: client.pid,
         duration_ms: Math.round(performance.now() - startedAt),
       });
+      const cleanup = wrapped.cleanup;
+      if (cleanup) {
+        let done: Promise<void> | undefined;
+        this.#cleanups.set(client, () => done ??= cleanup());
+      }
       client.onExit((info) => {
-        wrapped?.cleanup?.();
+        this.#cleanup(client);
         this.#onExit(entry, client, info);
       });
       if (this.#closed) await client.shutdown();
@@ -715,6 +722,13 @@ export class ServerManager {
       : { kind: "crashed", at: now, reason, stderr: info.stderr };
   }
 
+  async #cleanup(client: ServerClient): Promise<void> {
+    const cleanup = this.#cleanups.get(client);
+    if (!cleanup) return;
+    await cleanup();
+    this.#cleanups.delete(client);
+  }
+
   async #stop(entry: ServerEntry, reason: string) {
     const starting = entry.starting;
     if (starting) await starting.catch(() => {});
@@ -723,6 +737,8 @@ export class ServerManager {
     if (state.kind !== "running") return;
     entry.state = { kind: "stopped", reason };
     await state.client.shutdown();
+    // The process is gone: what its sandbox left (a scratch folder) goes before lspgate may exit.
+    await this.#cleanup(state.client);
     this.options.telemetry?.emit("server.exit", {
       server: entry.adapter.id,
       reason,
