@@ -153,8 +153,8 @@ export async function wrapLandlock(command: string[], spec: SandboxSpec): Promis
   if (found.abi < 1 || found.libc === undefined) {
     throw new LspGateError(
       "SERVER_START_FAILED",
-      `Cannot sandbox the language server with Landlock: ${found.reason}. Set the sandbox mode ` +
-        `to "auto" or "bwrap".`,
+      `Cannot sandbox the language server with Landlock: ${found.reason?.replace(/\.$/, "")}. ` +
+        `Set the sandbox mode to "auto" or "bwrap".`,
       { reason: found.reason },
     );
   }
