@@ -95,7 +95,7 @@ export async function chooseSandbox(
   }
   const landlock = await landlockSupport();
   if (landlock.abi >= 1) {
-    const { enforced, notEnforced } = landlockLimits(landlock.abi);
+    const { enforced, notEnforced } = landlockLimits(landlock.abi, landlock.seccomp);
     return {
       mode,
       backend: "landlock",

@@ -1,10 +1,11 @@
 /**
  * A language server that, asked for a hover, tries to get out: a TCP connection to the test's
- * listener, a signal to lspgate's process, a read of a file outside the workspace, a write beside
- * it. The hover text is the JSON report of each attempt.
+ * listener, a connection to its UNIX socket file (as lspgate's daemon has), a signal to lspgate's
+ * process, a read of a file outside the workspace, a write beside it. The hover text is the JSON
+ * report of each attempt.
  *
  * Run by tests/security/landlock_network_test.ts as
- * `deno run -A --no-config exfil_server.ts '{"port":N,"pid":N,"secret":PATH,"drop":PATH}'`.
+ * `deno run -A --no-config exfil_server.ts '{"port":N,"socket":PATH,"pid":N,"secret":PATH,"drop":PATH}'`.
  * No imports: inside a sandbox only this file is readable.
  *
  * @module
@@ -12,6 +13,7 @@
 
 interface Plan {
   port: number;
+  socket: string;
   pid: number;
   secret: string;
   drop: string;
@@ -33,6 +35,11 @@ async function escape() {
   return {
     connect: await attempt(async () => {
       const conn = await Deno.connect({ hostname: "127.0.0.1", port: plan.port });
+      await conn.write(encoder.encode("exfiltrated\n"));
+      conn.close();
+    }),
+    unix: await attempt(async () => {
+      const conn = await Deno.connect({ transport: "unix", path: plan.socket });
       await conn.write(encoder.encode("exfiltrated\n"));
       conn.close();
     }),

@@ -1,6 +1,7 @@
 // A server under Landlock that tries to get out (tests/fakes/exfil_server.ts, configured as the
-// TypeScript server) is refused: its TCP connect to a listener on 127.0.0.1 (ABI 4+), its signal to
-// lspgate (ABI 6+), its read of a file outside the root and its write beside it. The same server
+// TypeScript server) is refused: its TCP connect to a listener on 127.0.0.1 (ABI 4+), its connect to
+// a UNIX socket file outside (as lspgate's daemon listens on: the launcher's seccomp filter), its
+// signal to lspgate (ABI 6+), its read of a file outside the root and its write beside it. The same server
 // unconfined gets through each time, so the confined test would see an escape.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
@@ -23,12 +24,13 @@ async function escapeReport(sandbox: "landlock" | "none") {
   const secret = join(repo.outside, "secret.txt");
   await Deno.writeTextFile(secret, "outside secret");
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const received = listener.accept().then(async (conn) => {
-    const text = await new Response(conn.readable).text();
-    return text;
-  }, () => "");
+  const received = listener.accept().then((conn) => new Response(conn.readable).text(), () => "");
+  const socket = join(repo.outside, "daemon.sock");
+  const unix = Deno.listen({ transport: "unix", path: socket });
+  const receivedUnix = unix.accept().then((conn) => new Response(conn.readable).text(), () => "");
   const plan = {
     port: listener.addr.port,
+    socket,
     pid: Deno.pid,
     secret,
     drop: join(repo.outside, "dropped.txt"),
@@ -78,13 +80,21 @@ async function escapeReport(sandbox: "landlock" | "none") {
     assert.equal(details.sandboxBackend, sandbox);
     const report = JSON.parse(String(details.text)) as Record<string, Attempt>;
     listener.close();
-    return { report, received: await received, dropped: await exists(plan.drop) };
+    unix.close();
+    return {
+      report,
+      received: await received,
+      receivedUnix: await receivedUnix,
+      dropped: await exists(plan.drop),
+    };
   } finally {
     await session.close();
-    try {
-      listener.close();
-    } catch {
-      // Closed above.
+    for (const open of [listener, unix]) {
+      try {
+        open.close();
+      } catch {
+        // Closed above.
+      }
     }
     await Deno.remove(repo.base, { recursive: true });
   }
@@ -99,10 +109,13 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-Deno.test("a server under Landlock cannot connect over TCP, signal lspgate, read or write outside", async () => {
+Deno.test("a server under Landlock cannot connect over TCP or to a UNIX socket file, signal lspgate, read or write outside", async () => {
   const { abi } = await landlockSupport();
   assert.ok(abi >= 1, "Landlock is not usable here");
-  const { report, received, dropped } = await escapeReport("landlock");
+  const { report, received, receivedUnix, dropped } = await escapeReport("landlock");
+  assert.equal(report.unix.ok, false, JSON.stringify(report.unix));
+  assert.equal(report.unix.error, "PermissionDenied");
+  assert.equal(receivedUnix, "", "the UNIX socket received data");
   assert.equal(report.read.ok, false, JSON.stringify(report.read));
   assert.equal(report.read.error, "PermissionDenied");
   assert.equal(report.write.ok, false, JSON.stringify(report.write));
@@ -119,7 +132,9 @@ Deno.test("a server under Landlock cannot connect over TCP, signal lspgate, read
 });
 
 Deno.test("control: the same server unconfined connects, signals, reads and writes outside", async () => {
-  const { report, received, dropped } = await escapeReport("none");
+  const { report, received, receivedUnix, dropped } = await escapeReport("none");
+  assert.equal(report.unix.ok, true, JSON.stringify(report.unix));
+  assert.equal(receivedUnix, "exfiltrated\n");
   assert.equal(report.connect.ok, true, JSON.stringify(report.connect));
   assert.equal(received, "exfiltrated\n");
   assert.equal(report.signal.ok, true, JSON.stringify(report.signal));

@@ -45,6 +45,8 @@ const DEVICES = ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/ura
 /** Whether Landlock works here: the kernel's ABI (0 when none) and why not, when not. */
 export interface LandlockSupport {
   abi: number;
+  /** The launcher's seccomp filter refusing new sockets works here. */
+  seccomp?: boolean;
   /** The libc the launcher loads (its `--allow-ffi` grant). */
   libc?: string;
   reason?: string;
@@ -84,8 +86,11 @@ async function probe(): Promise<LandlockSupport> {
     }).output();
     const stderr = new TextDecoder().decode(out.stderr).trim();
     if (!out.success) return { abi: 0, libc, reason: `the launcher failed: ${stderr}` };
-    const { abi } = JSON.parse(new TextDecoder().decode(out.stdout)) as { abi: number };
-    if (abi >= 1) return { abi, libc };
+    const { abi, seccomp } = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+      abi: number;
+      seccomp: boolean;
+    };
+    if (abi >= 1) return { abi, libc, seccomp };
     // -ENOSYS: a kernel without it; -EOPNOTSUPP: built in but not enabled (lsm= boot option).
     const reason = abi === -38
       ? "the kernel has no Landlock (needs Linux 5.13+)"
@@ -121,7 +126,10 @@ export function launcherArgs(libc: string, grants: string[] = [`--allow-ffi=${li
 }
 
 /** What Landlock enforces at this ABI, and what it does not (for status, doctor, permissions). */
-export function landlockLimits(abi: number): { enforced: string[]; notEnforced: string[] } {
+export function landlockLimits(
+  abi: number,
+  seccomp = true,
+): { enforced: string[]; notEnforced: string[] } {
   const enforced = [
     "reads only the root, the server's folders and the system's",
     "writes only to a private scratch folder",
@@ -131,10 +139,15 @@ export function landlockLimits(abi: number): { enforced: string[]; notEnforced: 
     "no PID namespace (other processes and their command lines show in /proc)",
     "no mount hiding (names and metadata of files elsewhere stay visible to stat)",
   ];
-  if (abi >= 4) {
-    enforced.push("TCP bind/connect denied");
-    notEnforced.push("UDP and UNIX path sockets not restricted");
-  } else notEnforced.push(`network not restricted (Landlock ABI ${abi} < 4)`);
+  if (seccomp) enforced.push("no new UNIX, IP or packet sockets (seccomp)");
+  if (abi >= 4) enforced.push("TCP bind/connect denied");
+  if (!seccomp) {
+    notEnforced.push(
+      abi >= 4
+        ? "UDP and UNIX socket files not restricted (seccomp refused here)"
+        : `network not restricted (Landlock ABI ${abi} < 4, seccomp refused here)`,
+    );
+  }
   if (abi >= 6) enforced.push("abstract UNIX sockets and signals scoped to the sandbox");
   else notEnforced.push(`abstract UNIX sockets and signals not scoped (Landlock ABI ${abi} < 6)`);
   return { enforced, notEnforced };
@@ -183,6 +196,7 @@ export async function wrapLandlock(command: string[], spec: SandboxSpec): Promis
     scratch,
     env: serverEnvironment({ HOME: home, TMPDIR: join(scratch, "tmp") }, spec.env),
     command,
+    seccomp: found.seccomp === true,
   };
   return {
     command: [

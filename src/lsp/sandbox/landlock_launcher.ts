@@ -33,6 +33,8 @@ export interface LaunchPlan {
   env: Record<string, string>;
   /** The server's argv; `command[0]` is an absolute path. */
   command: string[];
+  /** Install the seccomp filter that refuses new sockets (the probe found seccomp works). */
+  seccomp: boolean;
 }
 
 // Landlock's ABI (linux/landlock.h).
@@ -79,6 +81,13 @@ function libcOf(path: string) {
     mkdir: { parameters: ["buffer", "u32"], result: "i32" },
     execve: { parameters: ["buffer", "buffer", "buffer"], result: "i32" },
     capset: { parameters: ["buffer", "buffer"], result: "i32" },
+    malloc: { parameters: ["usize"], result: "usize" },
+    copyIn: { name: "memcpy", parameters: ["usize", "buffer", "usize"], result: "usize" },
+    prctlFilter: {
+      name: "prctl",
+      parameters: ["i32", "u64", "buffer", "u64", "u64"],
+      result: "i32",
+    },
     getuid: { parameters: [], result: "u32" },
     // Addresses as integers, read with memcpy: Deno's pointer views need an unscoped --allow-ffi.
     errnoLocation: { name: "__errno_location", parameters: [], result: "usize" },
@@ -193,6 +202,90 @@ function dropCapabilities(libc: Libc): void {
   if (libc.symbols.capset(header, new Uint32Array(6)) !== 0) fail(libc, "cannot drop capabilities");
 }
 
+const PR_SET_SECCOMP = 22;
+const SECCOMP_MODE_FILTER = 2n;
+const EACCES = 13;
+const ENOSYS = 38;
+// What the filter checks: seccomp_data's arch, syscall number and first argument (low half).
+const ARCHES: Record<string, { audit: number; socket: number }> = {
+  x86_64: { audit: 0xc000003e, socket: 41 },
+  aarch64: { audit: 0xc00000b7, socket: 198 },
+};
+const IO_URING_SETUP = 425;
+// AF_UNIX, AF_INET, AF_INET6, AF_PACKET.
+const DENIED_FAMILIES = [1, 2, 10, 17];
+
+/**
+ * A seccomp filter that refuses new sockets of the families above (EACCES) and io_uring (which can
+ * open sockets too), and kills a process of another architecture (no socketcall() way around).
+ *
+ * Rationale: Landlock (to ABI 7) does not restrict connect() to a UNIX socket file, nor UDP: a
+ * server could reach lspgate's daemon socket, a docker.sock, or send datagrams out. Language
+ * servers make their pipes with socketpair(), which stays allowed.
+ */
+function socketFilter(): Uint8Array<ArrayBuffer> | undefined {
+  const arch = ARCHES[Deno.build.arch];
+  if (!arch) return undefined;
+  const ALLOW = 0x7fff0000, ERRNO = 0x00050000, KILL = 0x80000000;
+  // [code, k, jump-if-true label, jump-if-false label]; labels are the return instructions.
+  type Op = [number, number, string?, string?];
+  const ld = (offset: number): Op => [0x20, offset];
+  const jeq = (k: number, t?: string, f?: string): Op => [0x15, k, t, f];
+  const program: Op[] = [
+    ld(4),
+    jeq(arch.audit, undefined, "kill"),
+    ld(0),
+    [0x35, 0x40000000, "enosys"], // x32 syscall numbers (jge)
+    jeq(IO_URING_SETUP, "enosys"),
+    jeq(arch.socket, undefined, "allow"),
+    ld(16),
+    ...DENIED_FAMILIES.map((family) => jeq(family, "eacces")),
+  ];
+  const returns: Record<string, number> = {
+    allow: ALLOW,
+    eacces: ERRNO | EACCES,
+    enosys: ERRNO | ENOSYS,
+    kill: KILL,
+  };
+  const labels = Object.keys(returns);
+  const bytes = new Uint8Array((program.length + labels.length) * 8);
+  const view = new DataView(bytes.buffer);
+  const jump = (from: number, label?: string) =>
+    label === undefined ? 0 : program.length + labels.indexOf(label) - from - 1;
+  program.forEach(([code, k, t, f], i) => {
+    view.setUint16(i * 8, code, true);
+    view.setUint8(i * 8 + 2, jump(i, t));
+    view.setUint8(i * 8 + 3, jump(i, f));
+    view.setUint32(i * 8 + 4, k, true);
+  });
+  labels.forEach((label, i) => {
+    const at = (program.length + i) * 8;
+    view.setUint16(at, 0x06, true);
+    view.setUint32(at + 4, returns[label] >>> 0, true);
+  });
+  return bytes;
+}
+
+/** Installs {@link socketFilter} (no_new_privs must be set); false where seccomp is refused. */
+function installSocketFilter(libc: Libc): boolean {
+  const filter = socketFilter();
+  if (!filter) return false;
+  const address = libc.symbols.malloc(BigInt(filter.length));
+  libc.symbols.copyIn(address, filter, BigInt(filter.length));
+  // struct sock_fprog: the instruction count, padding, then the filter's address.
+  const program = new DataView(new ArrayBuffer(16));
+  program.setUint16(0, filter.length / 8, true);
+  program.setBigUint64(8, BigInt(address), true);
+  const result = libc.symbols.prctlFilter(
+    PR_SET_SECCOMP,
+    SECCOMP_MODE_FILTER,
+    new Uint8Array(program.buffer),
+    0n,
+    0n,
+  );
+  return result === 0;
+}
+
 /** Restricts this thread (filesystem, TCP, scopes as far as the ABI goes) as `plan` says. */
 function restrict(libc: Libc, plan: LaunchPlan, abi: number): void {
   const all = fsRights(abi);
@@ -215,6 +308,7 @@ function restrict(libc: Libc, plan: LaunchPlan, abi: number): void {
   if (libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) !== 0) {
     fail(libc, "cannot set no_new_privs");
   }
+  if (plan.seccomp && !installSocketFilter(libc)) fail(libc, "cannot install the socket filter");
   if (libc.symbols.restrictSelf(SYS_RESTRICT, ruleset, 0) < 0) {
     fail(libc, "landlock_restrict_self failed");
   }
@@ -248,7 +342,9 @@ export function launch(args: string[]): void {
   const libc = libcOf(libcPath);
   const abi = abiVersion(libc);
   if (verb === "probe") {
-    console.log(JSON.stringify({ abi }));
+    // The probe ends here, so trying the filter on itself costs nothing.
+    const noNewPrivs = libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) === 0;
+    console.log(JSON.stringify({ abi, seccomp: noNewPrivs && installSocketFilter(libc) }));
     Deno.exit(0);
   }
   if (abi < 1) fail(libc, "Landlock is not available in this kernel", -abi);
