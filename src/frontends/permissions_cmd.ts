@@ -112,9 +112,11 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
     const libc = libcPath();
     if (libc) read.add(libc);
     read.add(runtimeFolderPath());
+    const scratch = join(runtimeFolderPath(), "sandbox");
     notes.push(
-      `Landlock: each server is started by \`${deno} run --allow-ffi=${libc} …landlock_launcher.ts\`, ` +
-        "which restricts itself and then becomes the server",
+      `Landlock: each server is started by \`${deno} run --allow-ffi=${libc} ` +
+        `--allow-read=${scratch} --allow-write=${scratch} …landlock_launcher.ts\`, which ` +
+        "makes the server's scratch folder there, restricts itself and then becomes the server",
     );
   }
   notes.push(`servers sandboxed: ${sandbox.label}`);

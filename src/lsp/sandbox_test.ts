@@ -337,6 +337,47 @@ Deno.test("wrapLandlock() refuses to allow / and a missing workspace", async () 
   }
 });
 
+Deno.test("the launcher sweeps scratch folders of a dead lspgate of its PID namespace, and only those", async () => {
+  await requireLandlock();
+  const workspace = await tempDir("lspgate-ws-");
+  const namespace = Deno.readLinkSync("/proc/self/ns/pid");
+  // A PID that was alive a moment ago and is not any more.
+  const gone = new Deno.Command("true").spawn();
+  await gone.status;
+  const first = await wrapLandlock(["/bin/true"], {
+    workspace,
+    workspaceWritable: false,
+    readOnlyPaths: [],
+  });
+  const parent = dirname(dirname(first.home!));
+  const folders = {
+    dead: `${parent}/${gone.pid}-0badf00d`,
+    alive: `${parent}/${Deno.pid}-0badf00e`,
+    otherNamespace: `${parent}/${gone.pid}-0badf00f`,
+  };
+  try {
+    for (const [name, folder] of Object.entries(folders)) {
+      await Deno.mkdir(`${folder}/home`, { recursive: true });
+      await Deno.writeTextFile(
+        `${folder}/owner`,
+        name === "otherNamespace" ? "pid:[1]" : namespace,
+      );
+    }
+    const out = await new Deno.Command(first.command[0], { args: first.command.slice(1) }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    assert.equal(await exists(folders.dead), false, "a dead lspgate's scratch folder was left");
+    assert.equal(await exists(folders.alive), true, "a live lspgate's scratch folder was removed");
+    assert.equal(await exists(folders.otherNamespace), true, "another namespace's was removed");
+    assert.equal(await Deno.readTextFile(`${dirname(first.home!)}/owner`), namespace);
+  } finally {
+    await first.cleanup!();
+    for (const folder of Object.values(folders)) {
+      await Deno.remove(folder, { recursive: true }).catch(() => {});
+    }
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
 Deno.test("chooseSandbox(): auto without bubblewrap is Landlock and says why; none and forced modes", async () => {
   const abi = await requireLandlock();
   const auto = await chooseSandbox("auto", { bwrap: "/nonexistent/bwrap" });

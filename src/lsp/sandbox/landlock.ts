@@ -7,13 +7,13 @@
  * restricts itself and everything it starts, and it stacks under every such sandbox. What it does
  * not do is hide: no PID namespace, no mount namespace (see {@link landlockLimits}).
  *
- * Architecture Invariant: the launcher's grant is `--allow-ffi` on libc alone, given on its own
- * command line; lspgate itself never loads native code.
+ * Architecture Invariant: the launcher's grant is `--allow-ffi` on libc and read and write on the
+ * scratch folders' parent, given on its own command line; lspgate itself never loads native code.
  *
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspGateError } from "../../errors.ts";
 import { runtimeFolderPath, uid } from "../../fs.ts";
@@ -201,7 +201,12 @@ export async function wrapLandlock(command: string[], spec: SandboxSpec): Promis
   return {
     command: [
       Deno.execPath(),
-      ...launcherArgs(found.libc),
+      // Read and write on the scratch folders' parent, to sweep those a killed lspgate left.
+      ...launcherArgs(found.libc, [
+        `--allow-ffi=${found.libc}`,
+        `--allow-read=${dirname(scratch)}`,
+        `--allow-write=${dirname(scratch)}`,
+      ]),
       "exec",
       found.libc,
       JSON.stringify(plan),

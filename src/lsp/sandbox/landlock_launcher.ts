@@ -3,9 +3,9 @@
  * inherits the restriction (and so does every process it starts).
  *
  * Run as `deno run --allow-ffi=LIBC landlock_launcher.ts probe LIBC` (prints the kernel's Landlock
- * ABI as JSON) or `… exec LIBC PLAN_JSON` (see {@link LaunchPlan}). It imports nothing, so that it
- * starts fast and can also run from the `deno bundle` file (worker_entry.ts hands it the arguments
- * after {@link LAUNCH_ARG}).
+ * ABI as JSON) or `… exec LIBC PLAN_JSON` (see {@link LaunchPlan}). It imports only its seccomp
+ * filter, so that it starts fast, and it can also run from the `deno bundle` file (worker_entry.ts
+ * hands it the arguments after {@link LAUNCH_ARG}).
  *
  * Rationale: Landlock needs no namespace, so it works where bubblewrap cannot nest (inside
  * sandbox-runtime, a container, another bubblewrap). landlock_restrict_self() and no_new_privs
@@ -15,6 +15,8 @@
  *
  * @module
  */
+
+import { socketFilter } from "./socket_filter.ts";
 
 /** The argument that makes the bundled lspgate act as this launcher. */
 export const LAUNCH_ARG = "--lspgate-landlock-launcher";
@@ -89,6 +91,8 @@ function libcOf(path: string) {
       result: "i32",
     },
     getuid: { parameters: [], result: "u32" },
+    kill: { parameters: ["i32", "i32"], result: "i32" },
+    readlink: { parameters: ["buffer", "buffer", "usize"], result: "isize" },
     // Addresses as integers, read with memcpy: Deno's pointer views need an unscoped --allow-ffi.
     errnoLocation: { name: "__errno_location", parameters: [], result: "usize" },
     strerror: { parameters: ["i32"], result: "usize" },
@@ -164,6 +168,44 @@ function makeScratch(libc: Libc, scratch: string): void {
   makeDir(libc, `${scratch}/tmp`, true);
 }
 
+const ESRCH = 3;
+
+/** This process's PID namespace (`pid:[4026531836]`): a PID means a process only within it. */
+function pidNamespace(libc: Libc): string {
+  const out = new Uint8Array(64);
+  const length = Number(libc.symbols.readlink(cString("/proc/self/ns/pid"), out, 64n));
+  return length > 0 ? new TextDecoder().decode(out.subarray(0, length)) : "";
+}
+
+/**
+ * Marks `scratch` with this PID namespace, then removes the scratch folders an lspgate left when
+ * it was killed before it could: those marked with this namespace and named for a process that no
+ * longer exists (a folder of an lspgate in another namespace, inside a sandbox sharing the folder,
+ * is never touched). Needs `--allow-read` and `--allow-write` on the parent; else sweeps nothing.
+ */
+function sweepScratch(libc: Libc, scratch: string): void {
+  const parent = scratch.slice(0, scratch.lastIndexOf("/"));
+  const namespace = pidNamespace(libc);
+  if (!namespace) return;
+  try {
+    Deno.writeTextFileSync(`${scratch}/owner`, namespace);
+    for (const entry of Deno.readDirSync(parent)) {
+      const owner = /^(\d+)-[0-9a-f]{8}$/.exec(entry.name)?.[1];
+      if (owner === undefined || !entry.isDirectory) continue;
+      const folder = `${parent}/${entry.name}`;
+      try {
+        if (Deno.readTextFileSync(`${folder}/owner`) !== namespace) continue;
+        if (libc.symbols.kill(Number(owner), 0) === 0 || errno(libc) !== ESRCH) continue;
+        Deno.removeSync(folder, { recursive: true });
+      } catch {
+        // Unmarked, or raced by another launcher: left for the next start.
+      }
+    }
+  } catch {
+    // Not granted: nothing is swept.
+  }
+}
+
 function addPath(libc: Libc, ruleset: number, path: string, access: bigint, abi: number): void {
   const fd = libc.symbols.open(cString(path), O_PATH | O_CLOEXEC);
   if (fd < 0) {
@@ -204,68 +246,6 @@ function dropCapabilities(libc: Libc): void {
 
 const PR_SET_SECCOMP = 22;
 const SECCOMP_MODE_FILTER = 2n;
-const EACCES = 13;
-const ENOSYS = 38;
-// What the filter checks: seccomp_data's arch, syscall number and first argument (low half).
-const ARCHES: Record<string, { audit: number; socket: number }> = {
-  x86_64: { audit: 0xc000003e, socket: 41 },
-  aarch64: { audit: 0xc00000b7, socket: 198 },
-};
-const IO_URING_SETUP = 425;
-// AF_UNIX, AF_INET, AF_INET6, AF_PACKET.
-const DENIED_FAMILIES = [1, 2, 10, 17];
-
-/**
- * A seccomp filter that refuses new sockets of the families above (EACCES) and io_uring (which can
- * open sockets too), and kills a process of another architecture (no socketcall() way around).
- *
- * Rationale: Landlock (to ABI 7) does not restrict connect() to a UNIX socket file, nor UDP: a
- * server could reach lspgate's daemon socket, a docker.sock, or send datagrams out. Language
- * servers make their pipes with socketpair(), which stays allowed.
- */
-function socketFilter(): Uint8Array<ArrayBuffer> | undefined {
-  const arch = ARCHES[Deno.build.arch];
-  if (!arch) return undefined;
-  const ALLOW = 0x7fff0000, ERRNO = 0x00050000, KILL = 0x80000000;
-  // [code, k, jump-if-true label, jump-if-false label]; labels are the return instructions.
-  type Op = [number, number, string?, string?];
-  const ld = (offset: number): Op => [0x20, offset];
-  const jeq = (k: number, t?: string, f?: string): Op => [0x15, k, t, f];
-  const program: Op[] = [
-    ld(4),
-    jeq(arch.audit, undefined, "kill"),
-    ld(0),
-    [0x35, 0x40000000, "enosys"], // x32 syscall numbers (jge)
-    jeq(IO_URING_SETUP, "enosys"),
-    jeq(arch.socket, undefined, "allow"),
-    ld(16),
-    ...DENIED_FAMILIES.map((family) => jeq(family, "eacces")),
-  ];
-  const returns: Record<string, number> = {
-    allow: ALLOW,
-    eacces: ERRNO | EACCES,
-    enosys: ERRNO | ENOSYS,
-    kill: KILL,
-  };
-  const labels = Object.keys(returns);
-  const bytes = new Uint8Array((program.length + labels.length) * 8);
-  const view = new DataView(bytes.buffer);
-  const jump = (from: number, label?: string) =>
-    label === undefined ? 0 : program.length + labels.indexOf(label) - from - 1;
-  program.forEach(([code, k, t, f], i) => {
-    view.setUint16(i * 8, code, true);
-    view.setUint8(i * 8 + 2, jump(i, t));
-    view.setUint8(i * 8 + 3, jump(i, f));
-    view.setUint32(i * 8 + 4, k, true);
-  });
-  labels.forEach((label, i) => {
-    const at = (program.length + i) * 8;
-    view.setUint16(at, 0x06, true);
-    view.setUint32(at + 4, returns[label] >>> 0, true);
-  });
-  return bytes;
-}
-
 /** Installs {@link socketFilter} (no_new_privs must be set); false where seccomp is refused. */
 function installSocketFilter(libc: Libc): boolean {
   const filter = socketFilter();
@@ -350,6 +330,7 @@ export function launch(args: string[]): void {
   if (abi < 1) fail(libc, "Landlock is not available in this kernel", -abi);
   const plan: LaunchPlan = JSON.parse(planJson);
   makeScratch(libc, plan.scratch);
+  sweepScratch(libc, plan.scratch);
   restrict(libc, plan, abi);
   const argv = cArray(libc, plan.command);
   const envp = cArray(libc, Object.entries(plan.env).map(([k, v]) => `${k}=${v}`));
