@@ -61,8 +61,9 @@ export const configSchema = z.strictObject({
    * 1,500 on a warm daemon, 50,000 in-process (--no-daemon), where every run starts cold.
    */
   hookDeadlineMs: z.number().int().min(100).max(600_000).optional(),
-  // Confined by default: bubblewrap where it works, and said plainly where it does not.
-  sandbox: z.enum(["none", "bwrap", "auto"]).default("auto"),
+  // Confined by default: bubblewrap where it can create namespaces, else Landlock, and said
+  // plainly where neither works.
+  sandbox: z.enum(["none", "bwrap", "landlock", "auto"]).default("auto"),
   readOnlyRoots: z.array(z.string()).default([]),
   /**
    * Roots whose own programs (node_modules/.bin, the project's TypeScript, tsconfig plugins, a

@@ -41,8 +41,10 @@ export interface SessionOptions {
   config: LspGateConfig;
   wrap?: CommandWrapper;
   sandboxLabel?: string;
-  /** Whether `wrap` confines the servers (bubblewrap). */
+  /** Whether `wrap` confines the servers. */
   sandboxed?: boolean;
+  /** Which backend `wrap` confines them with ("none" when unconfined). */
+  sandboxBackend?: "bwrap" | "landlock" | "none";
   /** Where server lifecycle events go (`--telemetry`); request events are the front end's. */
   telemetry?: Telemetry;
   /**
@@ -83,6 +85,7 @@ export class Session {
       allowMutations: options.allowMutations,
       sandbox: options.sandboxLabel ?? (options.sandboxed ? "yes" : "no"),
       sandboxed: options.sandboxed ?? false,
+      sandboxBackend: options.sandboxBackend ?? (options.sandboxed ? undefined : "none"),
       trustedRoots,
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
@@ -204,6 +207,7 @@ export class Session {
           ...result.details,
           ...Object.assign({}, ...notes.map((n) => n.details)),
           sandboxed: this.facts.sandboxed,
+          ...(this.facts.sandboxBackend ? { sandboxBackend: this.facts.sandboxBackend } : {}),
         },
       };
     } catch (error) {

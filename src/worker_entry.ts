@@ -11,6 +11,8 @@
 // LSP client too (and with it vscode-languageserver-protocol and Deno's npm support) would carry
 // it in its own isolate for nothing.
 
+import { launch, LAUNCH_ARG } from "./lsp/sandbox/landlock_launcher.ts";
+
 /** Name prefixes that tell a Worker what to serve. */
 export const WORKER_NAMES = { client: "lspgate client", watcher: "lspgate watcher" } as const;
 
@@ -46,6 +48,8 @@ export function workerUrl(): URL {
 
 if (import.meta.main) {
   if (inWorker()) serveWorker();
+  // The bundle is also the Landlock launcher (src/lsp/sandbox/landlock.ts starts it so).
+  else if (Deno.args[0] === LAUNCH_ARG) launch(Deno.args.slice(1));
   // Not awaited at the top level: main.ts's own imports reach this module again, and a bundle
   // would wait on this module's evaluation forever.
   else import("./frontends/main.ts").then(async ({ main }) => Deno.exit(await main(Deno.args)));

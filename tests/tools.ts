@@ -301,3 +301,37 @@ export async function ensureNativeServers(): Promise<void> {
     await ensure().catch((error) => console.error(`tests: ${error.message}`));
   }
 }
+
+/** sandbox-runtime, pinned: Anthropic's `srt`, the sandbox Claude Code runs agents in. */
+export const SANDBOX_RUNTIME_PACKAGE = "@anthropic-ai/sandbox-runtime@0.0.78";
+
+/**
+ * Installs sandbox-runtime into `.lspgate/tools/srt` when missing and returns its `srt` program;
+ * it needs ripgrep and socat (Debian's packages), which are checked, not installed here.
+ */
+export async function ensureSandboxRuntime(): Promise<string> {
+  const folder = join(TOOLS_DIR, "srt");
+  const srt = join(folder, "node_modules", ".bin", "srt");
+  for (const needed of ["rg", "socat"]) {
+    if (!(await onPath(needed, Deno.env.get("PATH") ?? ""))) {
+      throw new Error(`sandbox-runtime needs ${needed} (apt-get install ripgrep socat)`);
+    }
+  }
+  try {
+    await Deno.stat(srt);
+    return srt;
+  } catch {
+    // not installed yet
+  }
+  console.error(`tests: installing ${SANDBOX_RUNTIME_PACKAGE} into ${folder}`);
+  await Deno.mkdir(folder, { recursive: true });
+  await install("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--prefix",
+    folder,
+    SANDBOX_RUNTIME_PACKAGE,
+  ]);
+  return srt;
+}

@@ -155,6 +155,7 @@ export const statusAction: ActionDef = defineAction({
         allowMutations: s.allowMutations,
         sandbox: s.sandbox,
         sandboxed: s.sandboxed,
+        sandboxBackend: s.sandboxBackend,
         trustedRoots: s.trustedRoots,
         changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,

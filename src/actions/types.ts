@@ -33,8 +33,10 @@ export interface SessionFacts {
   allowMutations: boolean;
   /** How the servers are confined, in words. */
   sandbox: string;
-  /** Whether the servers run confined (bubblewrap); every answer's details say it. */
+  /** Whether the servers run confined; every answer's details say it. */
   sandboxed: boolean;
+  /** The confinement in force: "bwrap", "landlock" or "none"; every answer's details say it. */
+  sandboxBackend?: "bwrap" | "landlock" | "none";
   /** Roots whose own programs may run (sandboxed); empty when none or when not sandboxed. */
   trustedRoots: readonly string[];
   startedAt: number;

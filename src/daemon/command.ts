@@ -9,15 +9,21 @@ import type { CommandWrapper } from "../servers/manager.ts";
 import { BudgetPool } from "../servers/budget.ts";
 import { budgetOf } from "../session.ts";
 
+/** A root's sandbox wrapper and its description (from the front end's sandboxFor). */
+type Sandboxed = {
+  wrap?: CommandWrapper;
+  label: string;
+  sandboxed: boolean;
+  backend?: "bwrap" | "landlock" | "none";
+};
+
 /** What `lspgate daemon …` needs from the command line. */
 export interface DaemonFlags extends DaemonTarget {
   config: LspGateConfig;
   /** The sandbox wrapper and its description (from the front end's sandboxFor). */
-  sandboxed: { wrap?: CommandWrapper; label: string; sandboxed: boolean };
+  sandboxed: Sandboxed;
   /** The same for another root the daemon serves. */
-  sandboxedFor?: (
-    root: string,
-  ) => Promise<{ wrap?: CommandWrapper; label: string; sandboxed: boolean }>;
+  sandboxedFor?: (root: string) => Promise<Sandboxed>;
   trustedRoots: string[];
   /** The role of the command line (`--role`); default main. */
   role?: "main" | "subagent";
@@ -93,6 +99,7 @@ async function serve(flags: DaemonFlags): Promise<number> {
         wrap: sandboxed.wrap,
         sandboxLabel: sandboxed.label,
         sandboxed: sandboxed.sandboxed,
+        sandboxBackend: sandboxed.backend,
         // --trust is the first root's (such a daemon serves no other: see daemonAddress).
         trustedRoots: root === realRoot ? flags.trustedRoots : flags.config.trustedRoots,
         // Server events (start, ready, exit) of the warm servers every client shares.

@@ -35,8 +35,13 @@ export class RemoteSession implements Gate {
     const facts: SessionFacts = {
       role: granted.role,
       allowMutations: granted.allowMutations,
-      sandbox: granted.sandboxed ? "yes (in the daemon)" : "no: servers are NOT confined",
+      sandbox: typeof granted.sandbox === "string"
+        ? `${granted.sandbox} (in the daemon)`
+        : granted.sandboxed
+        ? "yes (in the daemon)"
+        : "no: servers are NOT confined",
       sandboxed: granted.sandboxed === true,
+      sandboxBackend: granted.sandboxBackend as SessionFacts["sandboxBackend"],
       trustedRoots: [],
       startedAt: Date.now(),
       version: VERSION,

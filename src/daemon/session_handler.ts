@@ -27,6 +27,8 @@ export function sessionHandler(session: Session, options: { writable: boolean })
           allowMutations,
           root: session.workspace.path,
           sandboxed: session.facts.sandboxed,
+          sandbox: session.facts.sandbox,
+          sandboxBackend: session.facts.sandboxBackend,
           ...(wantsMutations && !options.writable
             ? {
               note: `this daemon may not write to ${session.workspace.path} (its Deno grant), so ` +

@@ -3,11 +3,10 @@ import { ACTIONS } from "../actions/table.ts";
 import { userConfigPath, WORKSPACE_CONFIG } from "../config.ts";
 import { attach, daemonAddress } from "../daemon/start.ts";
 import { toLspGateError } from "../errors.ts";
-import { bwrapUnavailableReason } from "../lsp/sandbox.ts";
 import { decide } from "../permissions/policy.ts";
 import { onPath } from "../servers/find_binary.ts";
 import type { Session } from "../session.ts";
-import { type GlobalFlags, openSession } from "./main.ts";
+import { type GlobalFlags, openSession, sandboxFor } from "./main.ts";
 
 /** One finding of `lspgate doctor`. */
 export interface DoctorReport {
@@ -16,7 +15,21 @@ export interface DoctorReport {
   role: string;
   allowMutations: boolean;
   configFiles: { path: string; kind: "user" | "workspace"; read: boolean }[];
-  sandbox: { mode: string; bwrap?: string; usable: boolean; reason?: string; label: string };
+  sandbox: {
+    mode: string;
+    /** The backend in force: "bwrap", "landlock" or "none". */
+    backend: string;
+    bwrap?: string;
+    usable: boolean;
+    reason?: string;
+    label: string;
+    enforced: string[];
+    notEnforced: string[];
+    /** Why bubblewrap is not used, when it was considered (installed but no namespaces, missing). */
+    bwrapReason?: string;
+    landlockAbi?: number;
+    landlockReason?: string;
+  };
   trustedRoots: string[];
   permissions: Record<string, string>;
   daemon: Record<string, unknown>;
@@ -54,11 +67,12 @@ export async function doctorReport(flags: GlobalFlags, session: Session): Promis
   configFiles.push({ path: local, kind: "workspace", read: await isFile(local) });
 
   const bwrap = await onPath("bwrap", root);
+  // The probes are cached: this is the choice the session made.
+  const { choice } = await sandboxFor(flags);
   const reason = flags.sandbox === "none"
     ? "sandbox none"
-    : bwrap
-    ? await bwrapUnavailableReason(bwrap)
-    : "bubblewrap is not on PATH (apt-get install bubblewrap)";
+    : [choice.bwrapReason, choice.landlockReason && `Landlock: ${choice.landlockReason}`]
+      .filter(Boolean).join("; ") || undefined;
 
   const servers = await session.handle({ id: "doctor", action: "servers" });
   const adapters = servers.ok ? (servers.details.adapters as Record<string, unknown>[]) : [];
@@ -96,10 +110,16 @@ export async function doctorReport(flags: GlobalFlags, session: Session): Promis
     configFiles,
     sandbox: {
       mode: flags.sandbox,
+      backend: choice.backend,
       bwrap,
-      usable: session.facts.sandboxed,
-      reason: session.facts.sandboxed ? undefined : reason,
+      usable: choice.backend !== "none" && choice.usable,
+      reason: choice.backend !== "none" && choice.usable ? undefined : reason,
       label: session.facts.sandbox,
+      enforced: choice.enforced,
+      notEnforced: choice.notEnforced,
+      bwrapReason: choice.bwrapReason,
+      landlockAbi: choice.landlockAbi,
+      landlockReason: choice.landlockReason,
     },
     trustedRoots: [...session.facts.trustedRoots],
     permissions: denoPermissions(root),
@@ -155,8 +175,14 @@ function describe(report: DoctorReport): string {
     "Config files:",
     ...report.configFiles.map((f) => `  ${f.read ? "read " : "none "} ${f.kind}: ${f.path}`),
     "",
-    `Sandbox (${report.sandbox.mode}): ${report.sandbox.label}` +
+    `Sandbox (${report.sandbox.mode}, in force: ${report.sandbox.backend}): ${report.sandbox.label}` +
     (report.sandbox.bwrap ? ` [bwrap: ${report.sandbox.bwrap}]` : ""),
+    ...report.sandbox.enforced.map((e) => `  enforced:     ${e}`),
+    ...report.sandbox.notEnforced.map((e) => `  not enforced: ${e}`),
+    ...(report.sandbox.bwrapReason ? [`  bubblewrap not used: ${report.sandbox.bwrapReason}`] : []),
+    ...(report.sandbox.landlockReason
+      ? [`  Landlock not used: ${report.sandbox.landlockReason}`]
+      : []),
     report.trustedRoots.length
       ? `Trusted roots: ${report.trustedRoots.join(", ")}`
       : "Trusted roots: none (a project's own programs never run)",

@@ -181,7 +181,10 @@ Deno.test("lspgate hook: bad flags or config exit 0 with one usage line, never I
       [["--timeout"], /^lspgate hook: usage: --timeout needs a value \(--timeout MS; /],
       [["--timeout", "soon"], /^lspgate hook: usage: --timeout must be a whole number of /],
       [["--role", "boss"], /^lspgate hook: usage: --role must be main or subagent, not `boss`/],
-      [["--sandbox", "jail"], /^lspgate hook: usage: --sandbox must be auto, bwrap or none/],
+      [
+        ["--sandbox", "jail"],
+        /^lspgate hook: usage: --sandbox must be auto, bwrap, landlock or none/,
+      ],
       [["--config", "/nonexistent/lspgate.jsonc"], /^lspgate hook: usage: --config: cannot read /],
       [["--config", invalid], /^lspgate hook: usage: --config: config [^ ]+:2: timeoutMs: /],
     ];

@@ -4,7 +4,13 @@ import { parseArgs } from "node:util";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { defaultConfig, loadUserConfig, type LspGateConfig } from "../config.ts";
 import { toLspGateError } from "../errors.ts";
-import { bwrapAvailable, sandboxCommand, type SandboxMode } from "../lsp/sandbox.ts";
+import {
+  chooseSandbox,
+  type SandboxBackend,
+  type SandboxChoice,
+  sandboxCommand,
+  type SandboxMode,
+} from "../lsp/sandbox.ts";
 import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
@@ -56,7 +62,8 @@ Flags:
   --role main|subagent  subagent never runs a write action (default: main)
   --allow-mutations     let the main role apply edits (rename/format/code actions with apply)
   --config FILE         JSONC config: timeouts, sandbox, servers, readOnlyRoots
-  --sandbox MODE        auto (default) | bwrap | none: run language servers under bubblewrap
+  --sandbox MODE        auto (default) | bwrap | landlock | none: confine language servers with
+                        bubblewrap where it can create namespaces, else Landlock
   --trust               the root's own programs (node_modules/.bin, its TypeScript, its Python)
                         may run, sandboxed; never without a sandbox
   --timeout MS          per-request timeout (default 30000)
@@ -130,8 +137,8 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
     throw new UsageError(`--role must be main or subagent, not \`${role}\``);
   }
   const sandbox = values.sandbox ?? config.sandbox;
-  if (sandbox !== "none" && sandbox !== "bwrap" && sandbox !== "auto") {
-    throw new UsageError(`--sandbox must be auto, bwrap or none, not \`${sandbox}\``);
+  if (sandbox !== "none" && sandbox !== "bwrap" && sandbox !== "landlock" && sandbox !== "auto") {
+    throw new UsageError(`--sandbox must be auto, bwrap, landlock or none, not \`${sandbox}\``);
   }
   if (values.timeout !== undefined) {
     const ms = Number(values.timeout);
@@ -201,7 +208,7 @@ const FLAG_VALUES: Record<string, string> = {
   root: "DIR",
   role: "main|subagent",
   config: "FILE",
-  sandbox: "auto|bwrap|none",
+  sandbox: "auto|bwrap|landlock|none",
   timeout: "MS",
   "memory-budget": "MIB",
   telemetry: "FILE",
@@ -301,29 +308,33 @@ export function commandOf(args: string[]): string | undefined {
   return undefined;
 }
 
+/** How servers are confined here: the wrapper, its description, and the backend in force. */
+export interface SandboxInForce {
+  wrap?: CommandWrapper;
+  /** One line for `status` and every front end: in force or not, what it does and does not do. */
+  label: string;
+  /** Whether servers run confined (or, for a backend that does not work here, not at all). */
+  sandboxed: boolean;
+  backend: SandboxBackend;
+  choice: SandboxChoice;
+}
+
 /** The sandbox wrapper for the chosen mode, and how `status` and every answer describe it. */
-export async function sandboxFor(
-  flags: GlobalFlags,
-): Promise<{ wrap?: CommandWrapper; label: string; sandboxed: boolean }> {
-  if (flags.sandbox === "none") {
-    return { label: "no: servers are NOT confined (sandbox none)", sandboxed: false };
-  }
+export async function sandboxFor(flags: GlobalFlags): Promise<SandboxInForce> {
   const workspace = await Deno.realPath(flags.root).catch(() => flags.root);
   // bubblewrap by absolute path, never from a PATH folder inside the workspace.
-  const bwrap = await onPath("bwrap", workspace) ?? "/nonexistent/bwrap";
-  if (flags.sandbox === "auto" && !(await bwrapAvailable(bwrap))) {
-    return {
-      label: "no: servers are NOT confined (sandbox auto: bubblewrap is not installed or not " +
-        "usable here; `apt-get install bubblewrap`)",
-      sandboxed: false,
-    };
-  }
+  const bwrap = flags.sandbox === "none" || flags.sandbox === "landlock"
+    ? undefined
+    : await onPath("bwrap", workspace) ?? "/nonexistent/bwrap";
+  const choice = await chooseSandbox(flags.sandbox, { bwrap });
+  const { backend, label } = choice;
+  if (backend === "none") return { label, sandboxed: false, backend, choice };
   const readOnlyRoots = flags.config.readOnlyRoots;
   const wrap: CommandWrapper = async (command, { adapter }) => {
     const path = await serverPath(workspace);
-    // Inside, only real paths are bound: a program reached through a symlink runs by its target.
+    // Inside, only real paths are shown: a program reached through a symlink runs by its target.
     const program = await Deno.realPath(command.command[0]).catch(() => command.command[0]);
-    const wrapped = await sandboxCommand(flags.sandbox, [program, ...command.command.slice(1)], {
+    const wrapped = await sandboxCommand(backend, [program, ...command.command.slice(1)], {
       // The whole workspace, not just the project root: packages import their siblings.
       workspace,
       workspaceWritable: false,
@@ -338,13 +349,9 @@ export async function sandboxFor(
       env: { ...(path === undefined ? {} : { PATH: path }), ...adapter.env, ...command.env },
       bwrap,
     });
-    return { command: wrapped.command, hideProcessId: wrapped.sandboxed };
+    return { command: wrapped.command, hideProcessId: wrapped.sandboxed, cleanup: wrapped.cleanup };
   };
-  return {
-    wrap,
-    label: "yes (bubblewrap: read-only workspace, no network, own PID namespace)",
-    sandboxed: true,
-  };
+  return { wrap, label, sandboxed: true, backend, choice };
 }
 
 /** The roots whose own programs may run (sandboxed): the config's `trustedRoots`, and `--trust`. */
@@ -366,6 +373,7 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
     wrap: sandbox.wrap,
     sandboxLabel: sandbox.label,
     sandboxed: sandbox.sandboxed,
+    sandboxBackend: sandbox.backend,
     trustedRoots: trustedRootsOf(flags),
   });
   return telemetry ? observeRequests(session, telemetry) : session;

@@ -26,7 +26,7 @@ Deno.test("parseFlags() throws UsageError naming the flag", async () => {
     [["--root", "--trust"], "--root needs a value (--root DIR; --root=DIR when it starts with -)"],
     [["--trust=yes"], "--trust takes no value"],
     [["--role", "boss"], "--role must be main or subagent, not `boss`"],
-    [["--sandbox", "jail"], "--sandbox must be auto, bwrap or none, not `jail`"],
+    [["--sandbox", "jail"], "--sandbox must be auto, bwrap, landlock or none, not `jail`"],
     [
       ["--timeout", "99"],
       "--timeout must be a whole number of milliseconds, at least 100, not `99`",
@@ -90,7 +90,7 @@ Deno.test("lspgate with bad flags: a usage error, exit 2, never INTERNAL", async
         "--root needs a value (--root DIR; --root=DIR when it starts with -)",
       ],
       [["--role", "boss"], "--role must be main or subagent, not `boss`"],
-      [["--sandbox", "jail"], "--sandbox must be auto, bwrap or none, not `jail`"],
+      [["--sandbox", "jail"], "--sandbox must be auto, bwrap, landlock or none, not `jail`"],
       [
         ["--timeout", "soon"],
         "--timeout must be a whole number of milliseconds, at least 100, not `soon`",

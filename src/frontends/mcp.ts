@@ -135,6 +135,9 @@ const OUTPUT_SCHEMA = z.looseObject({
   supported: z.boolean().describe("false when the server does not support what was asked."),
   syntaxOnly: z.boolean().describe("true when the answer came from lspgate's parser alone."),
   sandboxed: z.boolean().describe("Whether the language servers behind the answer are confined."),
+  sandboxBackend: z.enum(["bwrap", "landlock", "none"]).describe(
+    "How they are confined: bubblewrap, Landlock, or not at all.",
+  ),
 }).partial().describe(
   "The answer's details: stable fields for programs, 1-based positions with columns in code " +
     "points. Which fields appear depends on the action.",

@@ -4,8 +4,10 @@ import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
 import { configureServers } from "../servers/custom_adapter.ts";
 import { socketFolder } from "../daemon/socket_path.ts";
+import { runtimeFolderPath } from "../fs.ts";
 import { daemonAddress } from "../daemon/start.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
+import { libcPath } from "../lsp/sandbox/landlock.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { type GlobalFlags, sandboxFor, trustedRootsOf } from "./main.ts";
 
@@ -48,7 +50,8 @@ const SCAN_LIMIT = 20_000;
 /**
  * Works out the narrowest Deno permissions for this workspace and config: read on the root, the
  * read-only roots, the servers' install folders and PATH (to find them); run on the server
- * binaries found (and bwrap when sandboxed); write on the root only with mutations; no net.
+ * binaries found and on what the sandbox in force needs (bwrap, or deno for the Landlock
+ * launcher); write on the root only with mutations; no net.
  */
 export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermissions> {
   const workspace = await WorkspaceRoot.open(flags.root, {
@@ -94,13 +97,27 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
       notes.push(`${adapter.id}: ${toLspGateError(error).message}`);
     }
   }
-  if (sandbox.sandboxed) {
+  if (sandbox.backend === "bwrap") {
     const bwrap = await onPath("bwrap", workspace.path);
     if (bwrap) {
       run.add(bwrap);
       // bwrap binds these system folders; lspgate checks them before binding.
       for (const dir of ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"]) read.add(dir);
     }
+  } else if (sandbox.backend === "landlock") {
+    // The launcher is this Deno, run with --allow-ffi on libc alone (its own grant, on its own
+    // command line); lspgate looks for libc and checks its runtime folder.
+    const deno = Deno.execPath();
+    run.add(deno);
+    const libc = libcPath();
+    if (libc) read.add(libc);
+    read.add(runtimeFolderPath());
+    const scratch = join(runtimeFolderPath(), "sandbox");
+    notes.push(
+      `Landlock: each server is started by \`${deno} run --allow-ffi=${libc} ` +
+        `--allow-read=${scratch} --allow-write=${scratch} …landlock_launcher.ts\`, which ` +
+        "makes the server's scratch folder there, restricts itself and then becomes the server",
+    );
   }
   notes.push(`servers sandboxed: ${sandbox.label}`);
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.

@@ -3,10 +3,14 @@ import { fileURLToPath } from "node:url";
 import {
   bwrapAvailable,
   bwrapUnavailableReason,
+  chooseSandbox,
+  landlockSupport,
   SANDBOX_HOME,
   sandboxCommand,
   type SandboxSpec,
   wrapCommand,
+  wrapLandlock,
+  type WrappedCommand,
 } from "./sandbox.ts";
 
 // CI installs bubblewrap, so a missing one fails these tests loudly; a machine
@@ -75,7 +79,11 @@ interface ProbeReport {
 const SECRET_ENV = "LSPGATE_TEST_SECRET";
 
 /** Runs tests/fakes/escape_probe.ts in a sandbox over `workspace` while a listener waits on 127.0.0.1. */
-async function runProbe(workspace: string, workspaceWritable: boolean) {
+async function runProbe(
+  workspace: string,
+  workspaceWritable: boolean,
+  wrap: (command: string[], spec: SandboxSpec) => Promise<WrappedCommand> = wrapCommand,
+) {
   const outside = await tempDir("lspgate-canary-");
   const canary = `${outside}/canary.txt`;
   await Deno.writeTextFile(canary, "host secret");
@@ -85,7 +93,12 @@ async function runProbe(workspace: string, workspaceWritable: boolean) {
     return true;
   }, () => false);
   const writeTarget = `${workspace}/escape.txt`;
-  const spec: SandboxSpec = { workspace, workspaceWritable, readOnlyPaths: [FAKES] };
+  const spec: SandboxSpec = {
+    workspace,
+    workspaceWritable,
+    // Deno itself, for the probe (bubblewrap shows /usr whole, where it lives here, anyway).
+    readOnlyPaths: [FAKES, dirname(Deno.realPathSync(Deno.execPath()))],
+  };
   const input = {
     writeTarget,
     // Another temp dir, a secret of the host's /etc, and the repo above the bound fakes folder.
@@ -94,8 +107,9 @@ async function runProbe(workspace: string, workspaceWritable: boolean) {
     hostPid: Deno.pid,
     secretEnv: SECRET_ENV,
   };
-  const wrapped = await wrapCommand(
-    ["deno", "run", "-A", "--no-config", `${FAKES}/escape_probe.ts`, JSON.stringify(input)],
+  const deno = Deno.realPathSync(Deno.execPath());
+  const wrapped = await wrap(
+    [deno, "run", "-A", "--no-config", `${FAKES}/escape_probe.ts`, JSON.stringify(input)],
     spec,
   );
   Deno.env.set(SECRET_ENV, "hunter2");
@@ -110,8 +124,9 @@ async function runProbe(workspace: string, workspaceWritable: boolean) {
     const stderr = new TextDecoder().decode(out.stderr);
     assert.ok(out.success, `probe exited with ${out.code}: ${stderr}`);
     const report: ProbeReport = JSON.parse(stdout.trim().split("\n").at(-1)!);
-    return { report, writeTarget, connected: await settle(listener, accepted) };
+    return { report, writeTarget, connected: await settle(listener, accepted), wrapped };
   } finally {
+    await wrapped.cleanup?.();
     Deno.env.delete(SECRET_ENV);
     try {
       listener.close();
@@ -219,6 +234,177 @@ Deno.test({
     } finally {
       await Deno.remove(root, { recursive: true });
     }
+  },
+});
+
+// --- Landlock ---------------------------------------------------------------
+
+/** Landlock is in every kernel these tests run on (5.13+, enabled): its absence fails loudly. */
+async function requireLandlock(): Promise<number> {
+  const found = await landlockSupport();
+  assert.ok(found.abi >= 1, `Landlock is not usable here: ${found.reason}`);
+  return found.abi;
+}
+
+Deno.test("wrapLandlock() confines a probe: read-only workspace, no outside file, no TCP, private HOME", async () => {
+  const abi = await requireLandlock();
+  const workspace = await tempDir("lspgate-ws-");
+  try {
+    const { report, writeTarget, connected, wrapped } = await runProbe(
+      workspace,
+      false,
+      wrapLandlock,
+    );
+    assert.equal(report.writeWorkspace.ok, false);
+    assert.match(report.writeWorkspace.message ?? "", /Permission denied \(os error 13\)/);
+    assert.equal(await exists(writeTarget), false, "the write reached the workspace");
+
+    // Landlock denies what it does not hide: each read is refused, none succeeds.
+    assert.deepEqual(report.readCanaries.map((r) => r.error), [
+      "PermissionDenied",
+      "PermissionDenied",
+      "PermissionDenied",
+    ]);
+
+    if (abi >= 4) {
+      assert.equal(report.connect.ok, false);
+      assert.equal(report.connect.error, "PermissionDenied", JSON.stringify(report.connect));
+      assert.equal(connected, false, "the host listener received a connection");
+    }
+
+    assert.equal(report.secretEnv, null, "host environment leaked into the sandbox");
+    assert.equal(report.home, wrapped.home);
+    assert.match(report.home ?? "", /\/sandbox\/\d+-[0-9a-f]{8}\/home$/);
+    assert.equal(report.writeHome.ok, true, JSON.stringify(report.writeHome));
+    // What Landlock does not do, as status says: no PID namespace.
+    assert.equal(report.hostPidVisible, true);
+    // The scratch folder went with the server (runProbe ran cleanup()).
+    assert.equal(await exists(dirname(wrapped.home!)), false, "the scratch folder was left");
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("control: the same probe unconfined reads the canaries and connects (what Landlock stops)", async () => {
+  const workspace = await tempDir("lspgate-ws-");
+  try {
+    const { report, connected } = await runProbe(
+      workspace,
+      false,
+      (command) => Promise.resolve({ command, sandboxed: false }),
+    );
+    assert.equal(report.readCanaries[0].ok, true);
+    assert.equal(report.connect.ok, true, JSON.stringify(report.connect));
+    assert.equal(connected, true);
+    assert.equal(report.writeWorkspace.ok, true);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("wrapLandlock() lets the probe write a workspace marked writable, and nothing else", async () => {
+  await requireLandlock();
+  const workspace = await tempDir("lspgate-ws-");
+  try {
+    const { report, writeTarget, connected } = await runProbe(workspace, true, wrapLandlock);
+    assert.equal(report.writeWorkspace.ok, true);
+    assert.equal(await Deno.readTextFile(writeTarget), "escaped");
+    assert.ok(report.readCanaries.every((r) => !r.ok));
+    assert.equal(connected, false);
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("wrapLandlock() refuses to allow / and a missing workspace", async () => {
+  await requireLandlock();
+  const workspace = await tempDir("lspgate-ws-");
+  try {
+    await assert.rejects(
+      wrapLandlock(["true"], { workspace, workspaceWritable: false, readOnlyPaths: ["/"] }),
+      { name: "LspGateError", code: "INVALID_INPUT" },
+    );
+    await assert.rejects(
+      wrapLandlock(["true"], {
+        workspace: `${workspace}/gone`,
+        workspaceWritable: false,
+        readOnlyPaths: [],
+      }),
+      { name: "LspGateError", code: "FILE_NOT_FOUND" },
+    );
+  } finally {
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("the launcher sweeps scratch folders of a dead lspgate of its PID namespace, and only those", async () => {
+  await requireLandlock();
+  const workspace = await tempDir("lspgate-ws-");
+  const namespace = Deno.readLinkSync("/proc/self/ns/pid");
+  // A PID that was alive a moment ago and is not any more.
+  const gone = new Deno.Command("true").spawn();
+  await gone.status;
+  const first = await wrapLandlock(["/bin/true"], {
+    workspace,
+    workspaceWritable: false,
+    readOnlyPaths: [],
+  });
+  const parent = dirname(dirname(first.home!));
+  const folders = {
+    dead: `${parent}/${gone.pid}-0badf00d`,
+    alive: `${parent}/${Deno.pid}-0badf00e`,
+    otherNamespace: `${parent}/${gone.pid}-0badf00f`,
+  };
+  try {
+    for (const [name, folder] of Object.entries(folders)) {
+      await Deno.mkdir(`${folder}/home`, { recursive: true });
+      await Deno.writeTextFile(
+        `${folder}/owner`,
+        name === "otherNamespace" ? "pid:[1]" : namespace,
+      );
+    }
+    const out = await new Deno.Command(first.command[0], { args: first.command.slice(1) }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    assert.equal(await exists(folders.dead), false, "a dead lspgate's scratch folder was left");
+    assert.equal(await exists(folders.alive), true, "a live lspgate's scratch folder was removed");
+    assert.equal(await exists(folders.otherNamespace), true, "another namespace's was removed");
+    assert.equal(await Deno.readTextFile(`${dirname(first.home!)}/owner`), namespace);
+  } finally {
+    await first.cleanup!();
+    for (const folder of Object.values(folders)) {
+      await Deno.remove(folder, { recursive: true }).catch(() => {});
+    }
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("chooseSandbox(): auto without bubblewrap is Landlock and says why; none and forced modes", async () => {
+  const abi = await requireLandlock();
+  const auto = await chooseSandbox("auto", { bwrap: "/nonexistent/bwrap" });
+  assert.equal(auto.backend, "landlock");
+  assert.equal(auto.landlockAbi, abi);
+  assert.match(auto.label, new RegExp(`^yes \\(Landlock ABI ${abi}: `));
+  assert.match(auto.label, /not enforced: no PID namespace/);
+  assert.match(auto.label, /bubblewrap not used: bubblewrap is not installed/);
+  const forced = await chooseSandbox("landlock");
+  assert.equal(forced.backend, "landlock");
+  assert.equal(forced.bwrapReason, undefined, "landlock mode does not probe bubblewrap");
+  const none = await chooseSandbox("none");
+  assert.equal(none.backend, "none");
+  assert.match(none.label, /^no: servers are NOT confined/);
+  const bwrap = await chooseSandbox("bwrap", { bwrap: "/nonexistent/bwrap" });
+  assert.equal(bwrap.usable, false);
+  assert.match(bwrap.label, /^no server starts: sandbox bwrap, but bubblewrap is not installed/);
+});
+
+Deno.test({
+  name: "chooseSandbox(): auto is bubblewrap where it can create namespaces (no Landlock layered)",
+  ignore: NO_BWRAP,
+  async fn() {
+    await requireBwrap();
+    const auto = await chooseSandbox("auto");
+    assert.equal(auto.backend, "bwrap");
+    assert.match(auto.label, /^yes \(bubblewrap/);
   },
 });
 

@@ -97,11 +97,19 @@ export interface AcquireOptions {
  */
 export type ChangeListener = (changes: readonly FileChange[] | "lost") => void;
 
-/** Wraps a server's argv, e.g. in bubblewrap; returns the argv to spawn and extra env. */
+/**
+ * Wraps a server's argv, e.g. in a sandbox; returns the argv to spawn, extra env, and what to
+ * clean up once the process has exited (a sandbox's scratch folder).
+ */
 export type CommandWrapper = (
   command: ServerCommand,
   entry: { adapter: Adapter; root: string },
-) => Promise<{ command: string[]; env?: Record<string, string>; hideProcessId?: boolean }>;
+) => Promise<{
+  command: string[];
+  env?: Record<string, string>;
+  hideProcessId?: boolean;
+  cleanup?: () => Promise<void>;
+}>;
 
 /** Manager settings. */
 export interface ManagerOptions {
@@ -178,6 +186,8 @@ export class ServerManager {
   readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
+  /** Each running client's sandbox cleanup, run once when it exits or is stopped. */
+  readonly #cleanups = new Map<ServerClient, () => Promise<void>>();
   readonly #changeListeners = new Set<ChangeListener>();
   #leaveBudget?: () => Promise<void>;
   #memory: MemoryReport = { rssMiB: new Map() };
@@ -588,6 +598,7 @@ export class ServerManager {
     const telemetry = this.options.telemetry;
     const startedAt = performance.now();
     telemetry?.emit("server.start", { server: entry.adapter.id, root: entry.root });
+    let wrapped: Awaited<ReturnType<CommandWrapper>> | undefined;
     try {
       const trusted = (this.options.trustedRoots ?? []).some((t) =>
         entry.root === t || entry.root.startsWith(t + "/")
@@ -599,7 +610,7 @@ export class ServerManager {
         trusted,
       });
       await this.#checkProgram(entry, command);
-      const wrapped = this.options.wrap
+      wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
         : { command: command.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
@@ -652,12 +663,21 @@ export class ServerManager {
         pid: client.pid,
         duration_ms: Math.round(performance.now() - startedAt),
       });
-      client.onExit((info) => this.#onExit(entry, client, info));
+      const cleanup = wrapped.cleanup;
+      if (cleanup) {
+        let done: Promise<void> | undefined;
+        this.#cleanups.set(client, () => done ??= cleanup());
+      }
+      client.onExit((info) => {
+        this.#cleanup(client);
+        this.#onExit(entry, client, info);
+      });
       if (this.#closed) await client.shutdown();
       else await this.#reopen(entry, client, reopen);
       this.options.budget?.check(true);
       return client;
     } catch (error) {
+      await wrapped?.cleanup?.();
       const converted = toLspGateError(error);
       entry.state = { kind: "failed", at: Date.now(), error: converted };
       telemetry?.emit("server.exit", {
@@ -732,6 +752,13 @@ export class ServerManager {
       : { kind: "crashed", at: now, reason, stderr: info.stderr };
   }
 
+  async #cleanup(client: ServerClient): Promise<void> {
+    const cleanup = this.#cleanups.get(client);
+    if (!cleanup) return;
+    await cleanup();
+    this.#cleanups.delete(client);
+  }
+
   async #stop(entry: ServerEntry, reason: string) {
     const starting = entry.starting;
     if (starting) await starting.catch(() => {});
@@ -740,6 +767,8 @@ export class ServerManager {
     if (state.kind !== "running") return;
     entry.state = { kind: "stopped", reason };
     await state.client.shutdown();
+    // The process is gone: what its sandbox left (a scratch folder) goes before lspgate may exit.
+    await this.#cleanup(state.client);
     this.options.telemetry?.emit("server.exit", {
       server: entry.adapter.id,
       reason,

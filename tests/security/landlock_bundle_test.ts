@@ -1,0 +1,99 @@
+// The one shipped file (`deno task bundle`) is its own Landlock launcher: run from a folder with
+// nothing else in it, `--sandbox landlock` starts deno lsp under Landlock, which answers inside the
+// root and shows nothing of a file outside it.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
+import { locate } from "../helpers/locate.ts";
+import { LSPGATE_DIR } from "./fixture.ts";
+import { hostileRepo } from "./hostile.ts";
+
+const SECRET = "OUTSIDE-CONTENTS-b7d0e2";
+
+/** The bundle task's `deno` arguments, writing to `output` instead of dist/lspgate.js. */
+async function bundleArgs(output: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(join(LSPGATE_DIR, "deno.json")));
+  const [deno, ...args] = (config.tasks.bundle as string).split(" ");
+  assert.equal(deno, "deno");
+  const at = args.indexOf("-o");
+  assert.ok(at > 0, `the bundle task names its output with -o: ${config.tasks.bundle}`);
+  args[at + 1] = output;
+  return ["bundle", "--quiet", ...args.slice(1)];
+}
+
+Deno.test("the bundled lspgate is its own Landlock launcher: deno lsp answers confined", async () => {
+  const repo = await hostileRepo({
+    "deno.json": "{}\n",
+    "inner.ts": "export function innerGreeting(name: string): string {\n  return name;\n}\n",
+    "main.ts": `import { secret } from "../outside/secret.ts";\n` +
+      `import { innerGreeting } from "./inner.ts";\n\n` +
+      `export const got = secret;\nexport const hi = innerGreeting("x");\n`,
+  });
+  await Deno.writeTextFile(join(repo.outside, "secret.ts"), `export const secret = "${SECRET}";\n`);
+  const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-landlock-" });
+  try {
+    const bundle = join(out, "lspgate.js");
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: await bundleArgs(bundle),
+      cwd: LSPGATE_DIR,
+      stderr: "piped",
+    }).output();
+    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+    const text = await Deno.readTextFile(join(repo.root, "main.ts"));
+    const requests = [
+      { id: 1, action: "hover", file: "main.ts", ...locate(text, "secret;") },
+      { id: 2, action: "definition", file: "main.ts", ...locate(text, "innerGreeting(") },
+      { id: 3, action: "status" },
+    ];
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--unstable-worker-options",
+        V8_FLAGS_ARG,
+        "--allow-read",
+        "--allow-env",
+        "--allow-run",
+        bundle,
+        "--root",
+        repo.root,
+        "--role",
+        "subagent",
+        "--sandbox",
+        "landlock",
+      ],
+      cwd: out,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode(requests.map((r) => JSON.stringify(r) + "\n").join("")),
+    );
+    await writer.close();
+    const result = await child.output();
+    const stdout = new TextDecoder().decode(result.stdout);
+    assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
+    assert.ok(!stdout.includes(SECRET), `outside contents leaked:\n${stdout}`);
+    const answers = new Map(
+      stdout.trim().split("\n").map((line) => {
+        const answer = JSON.parse(line);
+        return [answer.id, answer];
+      }),
+    );
+    const hover = answers.get(1);
+    assert.equal(hover?.ok, true, JSON.stringify(hover));
+    assert.equal(hover.details.sandboxBackend, "landlock");
+    const definition = answers.get(2);
+    assert.equal(definition?.ok, true, JSON.stringify(definition));
+    const at = locate(await Deno.readTextFile(join(repo.root, "inner.ts")), "innerGreeting");
+    assert.deepEqual(
+      definition.details.locations.map((l: { file: string; line: number }) => [l.file, l.line]),
+      [["inner.ts", at.line]],
+    );
+    assert.equal(answers.get(3)?.details.sandboxBackend, "landlock");
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+    await Deno.remove(out, { recursive: true });
+  }
+});
