@@ -407,3 +407,31 @@ if (import.meta.main && Deno.args[0] === "rust-analyzer") {
     Deno.exit(1);
   }
 }
+
+/** Agents' own CLIs the documentation test checks the README's setups with (pinned npm packages). */
+export const AGENT_CLIS = {
+  claude: "@anthropic-ai/claude-code@2.1.332",
+  codex: "@openai/codex@0.169.0",
+  opencode: "opencode-ai@1.18.33",
+} as const;
+
+/**
+ * An agent's CLI from npm, installed when missing into `.lspgate/tools/agents/<name>` (never
+ * globally: the test must not change the machine's agents); returns the program's path.
+ */
+export async function ensureAgentCli(name: keyof typeof AGENT_CLIS): Promise<string> {
+  const prefix = join(TOOLS_DIR, "agents", name);
+  const program = join(prefix, "node_modules", ".bin", name);
+  if (await Deno.stat(program).then((i) => i.isFile, () => false)) return program;
+  console.error(`tests: installing ${AGENT_CLIS[name]} into ${prefix}`);
+  await Deno.mkdir(prefix, { recursive: true });
+  await install("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--prefix",
+    prefix,
+    AGENT_CLIS[name],
+  ]);
+  return program;
+}

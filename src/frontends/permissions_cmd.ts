@@ -94,7 +94,10 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
       notes.push(`${adapter.id}: ${toLspGateError(error).message}`);
     }
   }
-  if (sandbox.sandboxed) {
+  // The run being planned probes bwrap itself: this process may lack the --allow-run to probe it
+  // (`deno task permissions` grants read and env only), so bwrap is granted wherever it is found
+  // and the sandbox is not turned off.
+  if (sandbox.sandboxed || flags.sandbox !== "none") {
     const bwrap = await onPath("bwrap", workspace.path);
     if (bwrap) {
       run.add(bwrap);
