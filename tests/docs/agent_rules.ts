@@ -147,10 +147,18 @@ export const AGENT_RULES: Rule[] = [
       assert.equal(ran.code, 0, ran.stderr);
       const elsewhere = join(scene.reader.home, "shipped");
       await Deno.mkdir(join(elsewhere, "dist"), { recursive: true });
+      // dist/ as shipped: the bundle and the parsers beside it.
       await Deno.copyFile(
         join(CHECKOUT, "dist", "lspgate.js"),
         join(elsewhere, "dist", "lspgate.js"),
       );
+      await Deno.mkdir(join(elsewhere, "dist", "parsers"));
+      for await (const entry of Deno.readDir(join(CHECKOUT, "dist", "parsers"))) {
+        await Deno.copyFile(
+          join(CHECKOUT, "dist", "parsers", entry.name),
+          join(elsewhere, "dist", "parsers", entry.name),
+        );
+      }
       // A tools folder above a bundle copied elsewhere is not lspgate's: never searched.
       await Deno.mkdir(join(elsewhere, ".lspgate", "tools", "bin"), { recursive: true });
       scene.notes.set("bundle", elsewhere);
@@ -161,18 +169,27 @@ export const AGENT_RULES: Rule[] = [
       /^deno run --unstable-worker-options \S+ --allow-read --allow-env --allow-run dist\/lspgate\.js --root \/path\/to\/project$/,
     async run(scene) {
       const elsewhere = scene.notes.get("bundle") as string;
-      const decoy = join(elsewhere, ".lspgate", "tools", "bin", "gopls");
+      // A server installed nowhere here, planted where a copied bundle's parent would hold tools.
+      const decoy = join(elsewhere, ".lspgate", "tools", "bin", "marksman");
       await Deno.writeTextFile(decoy, "#!/bin/sh\nexit 3\n", { mode: 0o755 });
+      // Ruby has no server here: its outline comes from the parser the bundle carries.
+      await scene.ws.write("shop.rb", "class Shop\n  def open\n    true\n  end\nend\n");
       const answers = await scene.reader.jsonLines(scene.filled, elsewhere, [
         DEFINITION,
         { id: 2, action: "servers" },
-        { id: 3, action: "symbols", file: "src/shapes.ts" },
-      ]);
+        { id: 3, action: "symbols", file: "shop.rb" },
+      ], { NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/" });
       assert.deepEqual(ok(answers.get(1)).locations, [await greet(scene.ws)]);
       const adapters = ok(answers.get(2)).adapters as { id: string; command?: string }[];
-      const gopls = adapters.find((a) => a.id === "gopls");
-      assert.ok(!String(gopls?.command ?? "").startsWith(elsewhere), JSON.stringify(gopls));
-      assert.ok(ok(answers.get(3)).symbols, JSON.stringify(answers.get(3)));
+      const marksman = adapters.find((a) => a.id === "marksman");
+      assert.ok(marksman, "marksman is a shipped adapter");
+      assert.ok(!String(marksman.command ?? "").startsWith(elsewhere), JSON.stringify(marksman));
+      const outline = ok(answers.get(3));
+      assert.equal(outline.syntaxOnly, true);
+      assert.deepEqual(
+        (outline.symbols as { name: string }[]).map((s) => s.name),
+        ["Shop", "open"],
+      );
     },
   },
   // Claude Code, with its own CLI in a fresh HOME.

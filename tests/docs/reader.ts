@@ -95,9 +95,11 @@ export class Reader {
     command: string,
     cwd: string,
     requests: Record<string, unknown>[],
+    env?: Record<string, string>,
   ): Promise<Map<number, Answer>> {
     const ran = await this.sh(command, {
       cwd,
+      env,
       stdin: requests.map((r) => JSON.stringify(r) + "\n").join(""),
     });
     assert.equal(ran.code, 0, `${command}\nexit ${ran.code}\n${ran.stderr}`);
