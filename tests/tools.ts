@@ -413,6 +413,8 @@ export const AGENT_CLIS = {
   claude: "@anthropic-ai/claude-code@2.1.332",
   codex: "@openai/codex@0.169.0",
   opencode: "opencode-ai@1.18.33",
+  // pi's types, to check its extension against (pi has no offline check of its own).
+  pi: "@mariozechner/pi-coding-agent@0.73.1",
 } as const;
 
 /**

@@ -3,7 +3,7 @@
 // folder, Codex CLI and OpenCode read their config snippets, the hook configuration's commands
 // get Claude Code's payloads, and pi's extension answers through its tool.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { ensureAgentCli } from "../tools.ts";
 import type { Block } from "./extract.ts";
@@ -337,6 +337,18 @@ export const AGENT_RULES: Rule[] = [
       const result = JSON.parse(host.stdout) as { tool: string; details: { locations: unknown } };
       assert.equal(result.tool, "lsp");
       assert.deepEqual(result.details.locations, [await greet(scene.ws)]);
+      // And it is what pi's extension API takes: type-checked against pi's published types.
+      const pi = await ensureAgentCli("pi");
+      const check = join(scene.reader.home, "pi-check");
+      await Deno.mkdir(check);
+      await Deno.copyFile(extension, join(check, "lspgate.ts"));
+      await Deno.symlink(dirname(dirname(pi)), join(check, "node_modules"));
+      const tsc = await scene.reader.sh(
+        "tsc --noEmit --strict --target es2022 --module nodenext --moduleResolution nodenext " +
+          "--skipLibCheck --allowImportingTsExtensions lspgate.ts",
+        { cwd: check },
+      );
+      assert.equal(tsc.code, 0, tsc.stdout + tsc.stderr);
     },
   },
 ];
