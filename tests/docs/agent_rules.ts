@@ -139,6 +139,53 @@ export const AGENT_RULES: Rule[] = [
       await jsonLinesRule(/./, false).run!(scene, command);
     },
   },
+  // The npm package: packed by its task, installed from the tarball into the reader's own npm
+  // prefix (npm's cache serves the deno package), then `lspgate` is npm's.
+  {
+    pattern: /^npx -y deno@2 task pack$/,
+    async run(scene) {
+      const ran = await scene.reader.sh(scene.filled, { cwd: CHECKOUT });
+      assert.equal(ran.code, 0, ran.stderr);
+      const { version } = JSON.parse(
+        await Deno.readTextFile(join(CHECKOUT, "integrations", "npm", "package.json")),
+      );
+      assert.ok(await Deno.stat(join(CHECKOUT, "dist", `lspgate-${version}.tgz`)));
+    },
+  },
+  {
+    pattern: /^npm install -g \/path\/to\/lspgate\/dist\/lspgate-[\d.]+\.tgz$/,
+    async run(scene) {
+      const prefix = join(scene.reader.home, ".npm-global");
+      scene.reader.extraPath.unshift(join(prefix, "bin"));
+      const ran = await scene.reader.sh(scene.filled, {
+        cwd: scene.reader.home,
+        env: { NPM_CONFIG_PREFIX: prefix, NPM_CONFIG_PREFER_OFFLINE: "true" },
+      });
+      assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+      const which = await scene.reader.sh("command -v lspgate", { cwd: scene.ws.root });
+      assert.equal(which.stdout.trim(), join(prefix, "bin", "lspgate"));
+      // Its grant is the start task's (plus the bundle's Worker flag), no more.
+      const { GRANT } = await import(
+        new URL("../../integrations/npm/bin/lspgate.mjs", import.meta.url).href
+      );
+      const { tasks } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
+      const start = (tasks.start as string).split(" ");
+      assert.deepEqual(
+        [...GRANT].sort(),
+        ["--unstable-worker-options", ...start.slice(2, start.indexOf("mod.ts"))].sort(),
+      );
+      await mcpAnswers(scene, "lspgate mcp", scene.ws.root);
+    },
+  },
+  {
+    pattern: /^lspgate --version$/,
+    async run(scene) {
+      const ran = await scene.reader.sh(scene.filled, { cwd: scene.ws.root });
+      assert.equal(ran.code, 0, ran.stderr);
+      const { version } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
+      assert.equal(ran.stdout.trim(), `lspgate ${version}`);
+    },
+  },
   // The bundle, built by its task, then run from a folder that is not the checkout.
   {
     pattern: /^deno task bundle$/,
