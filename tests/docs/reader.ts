@@ -250,3 +250,22 @@ export function succeeds(pattern: RegExp, expect: RegExp, cwd: "project" | "chec
     },
   };
 }
+
+/** An MCP client over `command` lists the `lsp` tool and answers a definition right. */
+export async function mcpAnswers(scene: Scene, command: string, cwd: string): Promise<void> {
+  const client = await scene.reader.mcp(command, cwd);
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(
+      tools.some((tool: { name: string }) => tool.name === "lsp"),
+      JSON.stringify(tools.map((t: { name: string }) => t.name)),
+    );
+    const { id: _, ...request } = DEFINITION;
+    const result = await client.callTool({ name: "lsp", arguments: request });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    const details = result.structuredContent as { locations: unknown };
+    assert.deepEqual(details.locations, [await greet(scene.ws)]);
+  } finally {
+    await client.close();
+  }
+}

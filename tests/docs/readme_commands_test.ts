@@ -22,6 +22,7 @@ import {
   succeeds,
 } from "./reader.ts";
 import { AGENT_RULES } from "./agent_rules.ts";
+import { LSPGATE_RULES } from "./lspgate_rules.ts";
 
 const DOCS = ["README.md", "permissions.md"];
 const COMMANDS: DocCommand[] = [];
@@ -118,6 +119,7 @@ const RULES: Rule[] = [
       assert.equal(answers.get(2)?.error?.code, "ACTION_NOT_ALLOWED");
     },
   },
+  ...LSPGATE_RULES,
   ...AGENT_RULES,
 ];
 
