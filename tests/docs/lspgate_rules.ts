@@ -110,16 +110,24 @@ export const LSPGATE_RULES: Rule[] = [
       assert.equal(ran.code, 0, ran.stdout + ran.stderr);
       const which = await scene.reader.sh("command -v lspgate", { cwd: scene.ws.root });
       assert.equal(which.stdout.trim(), join(prefix, "bin", "lspgate"));
-      // Its grant is the start task's (plus the bundle's Worker flag), no more.
-      const { GRANT } = await import(
-        new URL("../../integrations/npm/bin/lspgate.mjs", import.meta.url).href
+      // Its grant is the start task's (plus the bundle's Worker flag), its variables expanded as
+      // deno task expands them, no more.
+      const installed = join(prefix, "lib", "node_modules", "lspgate", "bin", "lspgate.mjs");
+      const bin = await import(new URL(`file://${installed}`).href);
+      assert.equal(
+        bin.expand("--allow-write=$XDG_RUNTIME_DIR/lspgate,/tmp/lspgate-${USER}", {
+          XDG_RUNTIME_DIR: "/run/user/7",
+          USER: "me",
+        }),
+        "--allow-write=/run/user/7/lspgate,/tmp/lspgate-me",
       );
       const { tasks } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
       const start = (tasks.start as string).split(" ");
-      assert.deepEqual(
-        [...GRANT].sort(),
-        ["--unstable-worker-options", ...start.slice(2, start.indexOf("mod.ts"))].sort(),
-      );
+      const env = scene.reader.env();
+      assert.deepEqual(bin.grant(env), [
+        "--unstable-worker-options",
+        ...start.slice(2, start.indexOf("mod.ts")).map((flag) => bin.expand(flag, env)),
+      ]);
       await mcpAnswers(scene, "lspgate mcp", scene.ws.root);
     },
   },
