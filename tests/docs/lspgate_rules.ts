@@ -167,8 +167,16 @@ export const LSPGATE_RULES: Rule[] = [
   },
   {
     pattern:
-      /^deno run --unstable-worker-options \S+ --allow-read --allow-env --allow-run dist\/lspgate\.js --root \/path\/to\/project$/,
+      /^deno run --unstable-worker-options (\S+ )+dist\/lspgate\.js --root \/path\/to\/project$/,
     async run(scene) {
+      // The bundle runs under the start task's grant, no more.
+      const { tasks } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
+      const start = (tasks.start as string).split(" ");
+      const words = scene.filled.split(" ");
+      assert.deepEqual(
+        words.slice(2, words.indexOf("dist/lspgate.js")),
+        ["--unstable-worker-options", ...start.slice(2, start.indexOf("mod.ts"))],
+      );
       const elsewhere = scene.notes.get("bundle") as string;
       // A server installed nowhere here, planted where a copied bundle's parent would hold tools.
       const decoy = join(elsewhere, ".lspgate", "tools", "bin", "marksman");
