@@ -9,6 +9,7 @@ import {
 } from "jsonc-parser";
 import { z } from "zod";
 import { LspGateError } from "./errors.ts";
+import { claudePluginServers, fromAgentLspConfig, isAgentLspConfig } from "./config_agents.ts";
 
 const program = z.string().min(1).refine((name) => name.startsWith("/") || !name.includes("/"), {
   message: "must be an absolute path or a program name looked up on PATH " +
@@ -28,6 +29,8 @@ const serverSchema = z.strictObject({
     z.string().regex(/^[^/\s]+$/, { message: "a file name, without folders" }),
   ).min(1).optional(),
   languageId: z.string().min(1).optional(),
+  /** Each extension's language id, where they differ (`.tsx` → `typescriptreact`). */
+  extensionToLanguage: z.record(z.string(), z.string().min(1)).optional(),
   rootMarkers: z.array(z.string().min(1)).optional(),
   initializationOptions: z.record(z.string(), z.unknown()).optional(),
   settings: z.record(z.string(), z.unknown()).optional(),
@@ -116,7 +119,12 @@ export function parseConfig(
   file: string,
   options: LoadConfigOptions = {},
 ): LspGateConfig {
-  const { tree, json } = parseJsonc(text, file);
+  const { tree, json: given } = parseJsonc(text, file);
+  // Claude Code's .lsp.json, a plugin's lspServers, Copilot CLI's lsp.json: the user's servers
+  // as those agents describe them.
+  const json = isAgentLspConfig(given)
+    ? fromAgentLspConfig(given as Record<string, unknown>, { file })
+    : given;
   const parsed = configSchema.safeParse(json ?? {});
   const problems: Problem[] = parsed.success ? [] : parsed.error.issues.flatMap(issueProblems);
   if (parsed.success && options.knownServers) {
@@ -135,7 +143,28 @@ export async function loadUserConfig(
   options: LoadConfigOptions = {},
 ): Promise<LspGateConfig> {
   const file = path ?? await userConfigPath();
-  return file === undefined ? defaultConfig() : await loadConfig(file, options);
+  const config = file === undefined ? defaultConfig() : await loadConfig(file, options);
+  return withClaudePlugins(config, options.knownServers ?? []);
+}
+
+/**
+ * The config with the servers of the user's installed Claude Code plugins added, where neither
+ * the config nor a shipped adapter has that id (see claudePluginServers); an entry lspgate's
+ * schema refuses is left out.
+ */
+async function withClaudePlugins(
+  config: LspGateConfig,
+  known: readonly string[],
+): Promise<LspGateConfig> {
+  const added: Record<string, ServerConfig> = {};
+  for (const [id, entry] of Object.entries(await claudePluginServers())) {
+    if (id in config.servers || known.includes(id)) continue;
+    const parsed = serverSchema.safeParse(entry);
+    if (parsed.success) added[id] = parsed.data;
+  }
+  return Object.keys(added).length
+    ? { ...config, servers: { ...config.servers, ...added } }
+    : config;
 }
 
 /**

@@ -258,15 +258,29 @@ export async function ensureGopls(): Promise<string> {
   throw new Error(`gopls could not be installed: ${tried.join("; ")}.`);
 }
 
+/** While a build of rust-analyzer runs, this file in the tools folder holds its process id. */
+export const RUST_ANALYZER_BUILD_LOCK = join(TOOLS_DIR, "rust-analyzer.building");
+
 /**
  * rust-analyzer from PATH or `.lspgate/tools/bin` (rustup's proxy of that name does not count
- * unless its component is installed), else built from crates.io into `.lspgate/tools` (about 7
+ * unless its component is installed), else built from crates.io into `.lspgate/tools` (about 16
  * minutes on 2 cores the first time; the build folder is kept in ~/.cache/lspgate so a fresh
- * checkout only relinks it); throws when it cannot be had.
+ * checkout only relinks it); throws when it cannot be had. A build another process runs (the
+ * test runner starts one in the background, see startRustAnalyzerBuild) is awaited, not repeated.
  */
 export async function ensureRustAnalyzer(): Promise<string> {
-  for (const candidate of [await found("rust-analyzer"), join(TOOLS_BIN, "rust-analyzer")]) {
-    if (candidate && (await run(candidate, ["--version"])).ok) return candidate;
+  const have = async () => {
+    for (const candidate of [await found("rust-analyzer"), join(TOOLS_BIN, "rust-analyzer")]) {
+      if (candidate && (await run(candidate, ["--version"])).ok) return candidate;
+    }
+    return undefined;
+  };
+  const ready = await have();
+  if (ready) return ready;
+  if (await awaitOtherBuild()) {
+    const built = await have();
+    if (built) return built;
+    throw new Error(`rust-analyzer could not be built from crates.io: ${await buildLog()}`);
   }
   if (!(await found("cargo"))) {
     throw new Error("rust-analyzer is missing and cargo is not on PATH.");
@@ -275,29 +289,100 @@ export async function ensureRustAnalyzer(): Promise<string> {
     `tests: building rust-analyzer (ra_ap_rust-analyzer ${RUST_ANALYZER_VERSION}) into ` +
       `${TOOLS_DIR}; the first build takes minutes`,
   );
-  const home = Deno.env.get("HOME") ?? "/tmp";
-  const cargo = await run("cargo", [
-    "install",
-    `ra_ap_rust-analyzer@${RUST_ANALYZER_VERSION}`,
-    "--locked",
-    "--root",
-    TOOLS_DIR,
-  ], {
-    CARGO_TARGET_DIR: join(home, ".cache", "lspgate", "cargo-target"),
-    // A quicker build of a still fast server.
-    CARGO_PROFILE_RELEASE_OPT_LEVEL: "1",
-    CARGO_PROFILE_RELEASE_DEBUG: "0",
-    CARGO_PROFILE_RELEASE_LTO: "false",
-    CARGO_PROFILE_RELEASE_CODEGEN_UNITS: "16",
-  });
-  const built = join(TOOLS_BIN, "rust-analyzer");
-  if (cargo.ok && (await run(built, ["--version"])).ok) return built;
-  throw new Error(`rust-analyzer could not be built from crates.io: ${cargo.output}`);
+  await Deno.mkdir(TOOLS_DIR, { recursive: true });
+  await Deno.writeTextFile(RUST_ANALYZER_BUILD_LOCK, String(Deno.pid));
+  await Deno.remove(RUST_ANALYZER_BUILD_LOG).catch(() => {});
+  try {
+    const home = Deno.env.get("HOME") ?? "/tmp";
+    // At the lowest CPU priority: it runs beside the tests, which get the cores first.
+    const nice = (await found("nice")) ? ["nice", "-n", "19"] : [];
+    const [program, ...prefix] = [...nice, "cargo"];
+    const cargo = await run(program, [
+      ...prefix,
+      "install",
+      `ra_ap_rust-analyzer@${RUST_ANALYZER_VERSION}`,
+      "--locked",
+      "--root",
+      TOOLS_DIR,
+    ], {
+      CARGO_TARGET_DIR: join(home, ".cache", "lspgate", "cargo-target"),
+      // A quicker build of a still fast server.
+      CARGO_PROFILE_RELEASE_OPT_LEVEL: "1",
+      CARGO_PROFILE_RELEASE_DEBUG: "0",
+      CARGO_PROFILE_RELEASE_LTO: "false",
+      CARGO_PROFILE_RELEASE_CODEGEN_UNITS: "16",
+    });
+    const built = join(TOOLS_BIN, "rust-analyzer");
+    if (cargo.ok && (await run(built, ["--version"])).ok) return built;
+    await Deno.writeTextFile(RUST_ANALYZER_BUILD_LOG, cargo.output);
+    throw new Error(`rust-analyzer could not be built from crates.io: ${cargo.output}`);
+  } finally {
+    await Deno.remove(RUST_ANALYZER_BUILD_LOCK).catch(() => {});
+  }
 }
 
-/** Installs the native servers the conformance suite needs where missing; says which it cannot. */
+/** The last lines of a failed build, for the tests that needed it. */
+const RUST_ANALYZER_BUILD_LOG = join(TOOLS_DIR, "rust-analyzer.build-failed");
+
+async function buildLog(): Promise<string> {
+  return await Deno.readTextFile(RUST_ANALYZER_BUILD_LOG).catch(() => "no log");
+}
+
+/**
+ * Waits while another live process holds the build lock; true when there was one. Polls the
+ * lock: the build is another process, with nothing to listen to but its files.
+ */
+async function awaitOtherBuild(): Promise<boolean> {
+  let waited = false;
+  for (;;) {
+    const pid = Number(await Deno.readTextFile(RUST_ANALYZER_BUILD_LOCK).catch(() => ""));
+    if (!pid || pid === Deno.pid || !(await alive(pid))) return waited;
+    if (!waited) console.error(`tests: waiting for the rust-analyzer build (process ${pid})`);
+    waited = true;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+async function alive(pid: number): Promise<boolean> {
+  try {
+    return (await Deno.stat(`/proc/${pid}`)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts building rust-analyzer in a process of its own when it is missing (`deno run
+ * tests/tools.ts rust-analyzer`), so the other tests run meanwhile; resolves when it is there
+ * (true) or the build failed (false). Undefined when it is already installed.
+ */
+export async function startRustAnalyzerBuild(): Promise<Promise<boolean> | undefined> {
+  for (const candidate of [await found("rust-analyzer"), join(TOOLS_BIN, "rust-analyzer")]) {
+    if (candidate && (await run(candidate, ["--version"])).ok) return undefined;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", import.meta.filename!, "rust-analyzer"],
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  // The lock is taken by the child; wait until it is (or the child is gone) so that a test that
+  // needs rust-analyzer waits for this build instead of starting a second one.
+  const started = child.status;
+  for (let i = 0; i < 150; i++) {
+    if (await Deno.stat(RUST_ANALYZER_BUILD_LOCK).then(() => true, () => false)) break;
+    const done = await Promise.race([started, new Promise((r) => setTimeout(() => r(null), 100))]);
+    if (done !== null) break;
+  }
+  return started.then((status) => status.success);
+}
+
+/**
+ * Installs clangd and gopls where missing (rust-analyzer's long build runs apart: see
+ * startRustAnalyzerBuild); says which it cannot.
+ */
 export async function ensureNativeServers(): Promise<void> {
-  for (const ensure of [ensureClangd, ensureGopls, ensureRustAnalyzer]) {
+  for (const ensure of [ensureClangd, ensureGopls]) {
     await ensure().catch((error) => console.error(`tests: ${error.message}`));
   }
 }
@@ -307,14 +392,17 @@ export const SANDBOX_RUNTIME_PACKAGE = "@anthropic-ai/sandbox-runtime@0.0.78";
 
 /**
  * Installs sandbox-runtime into `.lspgate/tools/srt` when missing and returns its `srt` program;
- * it needs ripgrep and socat (Debian's packages), which are checked, not installed here.
+ * it needs ripgrep and socat, installed from Debian's packages where missing (as root).
  */
 export async function ensureSandboxRuntime(): Promise<string> {
   const folder = join(TOOLS_DIR, "srt");
   const srt = join(folder, "node_modules", ".bin", "srt");
-  for (const needed of ["rg", "socat"]) {
+  for (const [needed, pkg] of [["rg", "ripgrep"], ["socat", "socat"]]) {
+    if (await onPath(needed, Deno.env.get("PATH") ?? "")) continue;
+    console.error(`tests: installing ${pkg} with apt-get (sandbox-runtime needs it)`);
+    const apt = await aptInstall(pkg);
     if (!(await onPath(needed, Deno.env.get("PATH") ?? ""))) {
-      throw new Error(`sandbox-runtime needs ${needed} (apt-get install ripgrep socat)`);
+      throw new Error(`sandbox-runtime needs ${needed} (apt-get install ${pkg}): ${apt.output}`);
     }
   }
   try {
@@ -334,4 +422,59 @@ export async function ensureSandboxRuntime(): Promise<string> {
     SANDBOX_RUNTIME_PACKAGE,
   ]);
   return srt;
+}
+
+/**
+ * Whether a `deno test` run registers a test, as tests/run.ts sets `LSPGATE_RUST_TESTS`: while
+ * rust-analyzer's first build runs (`without`), the tests that need it are left to a second
+ * pass (RUST_TESTS) that runs once it is built, so the rest need not wait for it.
+ */
+export function registersTest(needsRustAnalyzer: boolean): boolean {
+  return !(needsRustAnalyzer && Deno.env.get("LSPGATE_RUST_TESTS") === "without");
+}
+
+/** The tests that need rust-analyzer: their files, and a `deno test --filter` naming them. */
+export const RUST_TESTS = {
+  files: ["tests/conformance/conformance_test.ts", "tests/security/hostile_repo_test.ts"],
+  filter: "/^(conformance: rust-analyzer|hostile Rust repo)/",
+};
+
+if (import.meta.main && Deno.args[0] === "rust-analyzer") {
+  // The background build tests/run.ts starts.
+  try {
+    await ensureRustAnalyzer();
+  } catch (error) {
+    console.error(`tests: ${error instanceof Error ? error.message : error}`);
+    Deno.exit(1);
+  }
+}
+
+/** Agents' own CLIs the documentation test checks the README's setups with (pinned npm packages). */
+export const AGENT_CLIS = {
+  claude: "@anthropic-ai/claude-code@2.1.332",
+  codex: "@openai/codex@0.169.0",
+  opencode: "opencode-ai@1.18.33",
+  // pi's types, to check its extension against (pi has no offline check of its own).
+  pi: "@mariozechner/pi-coding-agent@0.73.1",
+} as const;
+
+/**
+ * An agent's CLI from npm, installed when missing into `.lspgate/tools/agents/<name>` (never
+ * globally: the test must not change the machine's agents); returns the program's path.
+ */
+export async function ensureAgentCli(name: keyof typeof AGENT_CLIS): Promise<string> {
+  const prefix = join(TOOLS_DIR, "agents", name);
+  const program = join(prefix, "node_modules", ".bin", name);
+  if (await Deno.stat(program).then((i) => i.isFile, () => false)) return program;
+  console.error(`tests: installing ${AGENT_CLIS[name]} into ${prefix}`);
+  await Deno.mkdir(prefix, { recursive: true });
+  await install("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--prefix",
+    prefix,
+    AGENT_CLIS[name],
+  ]);
+  return program;
 }

@@ -689,7 +689,9 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      ["pyright-langserver", "--stdio"],
+      // By its real path, as lspgate runs it: inside, PATH is the system's, and a server the
+      // test runner installed into .lspgate/tools is not on it.
+      [Deno.realPathSync(whichSync("pyright-langserver")), "--stdio"],
       {
         readOnlyPaths: [
           npmPackageDir("pyright-langserver", "pyright"),
@@ -709,7 +711,9 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      ["typescript-language-server", "--stdio"],
+      // By its real path, as lspgate runs it: inside, PATH is the system's, and a server the
+      // test runner installed into .lspgate/tools is not on it.
+      [Deno.realPathSync(whichSync("typescript-language-server")), "--stdio"],
       {
         readOnlyPaths: [
           npmPackageDir("typescript-language-server", "typescript-language-server"),
@@ -733,7 +737,8 @@ Deno.test({
     const denoDir = await tempDir("lspgate-deno-dir-");
     try {
       const capabilities = await initializeUnderSandbox(
-        ["deno", "lsp"],
+        // This Deno, wherever it is (npx puts it in npm's cache, not on PATH).
+        [Deno.execPath(), "lsp"],
         {
           readOnlyPaths: [dirname(Deno.realPathSync(Deno.execPath()))],
           writablePaths: [denoDir],

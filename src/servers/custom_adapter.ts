@@ -68,7 +68,9 @@ export function customAdapter(
       id,
       command: [program, ...args],
       kind,
-      languages: languagesOf(entry.extensions ?? [], entry.languageId),
+      languages: entry.extensionToLanguage
+        ? lowerKeys(entry.extensionToLanguage)
+        : languagesOf(entry.extensions ?? [], entry.languageId),
       filenames: filenamesOf(entry.filenames ?? [], entry.languageId),
       rootMarkers: entry.rootMarkers ?? [],
       installHint: `Install ${program}, or fix "command" of servers.${id} in your config.`,
@@ -89,7 +91,9 @@ function overridden(
 ): Adapter {
   if (!entry && !workspace) return adapter;
   const changed: Adapter = { ...adapter };
-  if (entry?.extensions) {
+  if (entry?.extensionToLanguage) {
+    changed.languages = lowerKeys(entry.extensionToLanguage);
+  } else if (entry?.extensions) {
     const fallback = entry.languageId ?? Object.values(adapter.languages)[0];
     changed.languages = Object.fromEntries(
       entry.extensions.map((ext) => [ext, adapter.languages[ext] ?? fallback ?? ext.slice(1)]),
@@ -134,6 +138,10 @@ function languagesOf(extensions: string[], languageId?: string): Record<string, 
   return Object.fromEntries(
     extensions.map((ext) => [ext.toLowerCase(), languageId ?? ext.slice(1).toLowerCase()]),
   );
+}
+
+function lowerKeys(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([ext, id]) => [ext.toLowerCase(), id]));
 }
 
 function filenamesOf(names: string[], languageId?: string): Record<string, string> {

@@ -72,7 +72,7 @@ export async function serverPath(workspace: string): Promise<string | undefined>
 /**
  * lspgate's own tools folders, where `lspgate` installs servers for its user: `$LSPGATE_TOOLS_DIR`,
  * `$XDG_DATA_HOME/lspgate/tools` (default `~/.local/share/lspgate/tools`) and `.lspgate/tools` in
- * lspgate's checkout; each searched in `bin/`, `node_modules/.bin/` and `local/bin/`.
+ * lspgate's checkout when it runs from one; each searched in `bin/`, `node_modules/.bin/` and `local/bin/`.
  */
 export function toolsFolders(): string[] {
   const roots: string[] = [];
@@ -81,13 +81,38 @@ export function toolsFolders(): string[] {
   const home = env("HOME");
   const data = env("XDG_DATA_HOME") || (home ? join(home, ".local", "share") : undefined);
   if (data) roots.push(join(data, "lspgate", "tools"));
-  roots.push(join(lspgateHome(), ".lspgate", "tools"));
+  const checkout = checkoutTools();
+  if (checkout) roots.push(checkout);
   // `pip install --prefix` puts scripts in bin/, or local/bin/ under Debian's Python scheme.
   return roots.flatMap((root) => [
     join(root, "bin"),
     join(root, "node_modules", ".bin"),
     join(root, "local", "bin"),
   ]);
+}
+
+let checkoutToolsFolder: string | null | undefined;
+
+/**
+ * `.lspgate/tools` of lspgate's own checkout, when lspgate runs from one (mod.ts, or a bundle in
+ * the checkout's dist/). Rationale: a bundle copied elsewhere has no checkout above it, and the
+ * folder above it may be anyone's (`/tmp/.lspgate/tools` for a bundle in /tmp/x/), so a
+ * `.lspgate/tools` there is never searched: the bundle finds servers on PATH and in the tools
+ * folders named by the environment, wherever it runs.
+ */
+function checkoutTools(): string | undefined {
+  if (checkoutToolsFolder === undefined) {
+    const home = lspgateHome();
+    try {
+      const config = JSON.parse(Deno.readTextFileSync(join(home, "deno.json")));
+      checkoutToolsFolder = config?.name === "@lspgate/lspgate"
+        ? join(home, ".lspgate", "tools")
+        : null;
+    } catch {
+      checkoutToolsFolder = null;
+    }
+  }
+  return checkoutToolsFolder ?? undefined;
 }
 
 /** lspgate's own folder (where mod.ts is). */

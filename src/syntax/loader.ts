@@ -55,6 +55,8 @@ export const WASM_FILES: Readonly<Record<SyntaxLanguage | "core", string>> = {
  * has the parsers when it runs.
  */
 async function wasmModule(name: SyntaxLanguage | "core"): Promise<WebAssembly.Module> {
+  const shipped = await shippedModule(name);
+  if (shipped) return shipped;
   const source = `import source wasm from ${
     JSON.stringify(WASM_FILES[name])
   }; export default wasm;`;
@@ -64,6 +66,37 @@ async function wasmModule(name: SyntaxLanguage | "core"): Promise<WebAssembly.Mo
   } catch (error) {
     throw new SyntaxUnavailable(
       `the ${name} grammar could not be loaded: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
+/** The file name a parser is shipped under beside the bundle (see ship_parsers.ts). */
+export function shippedName(name: SyntaxLanguage | "core"): string {
+  return `${name}.wasm`;
+}
+
+/**
+ * A parser shipped beside the `deno bundle` artifact (`dist/parsers/<name>.wasm`, copied there by
+ * `deno task bundle`), so the bundle carries its parsers and asks no registry at first use;
+ * undefined where there is none (lspgate run from its sources) or it may not be read.
+ */
+async function shippedModule(
+  name: SyntaxLanguage | "core",
+): Promise<WebAssembly.Module | undefined> {
+  if (!import.meta.url.startsWith("file:")) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(new URL(`./parsers/${shippedName(name)}`, import.meta.url));
+  } catch {
+    return undefined;
+  }
+  try {
+    return await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  } catch (error) {
+    throw new SyntaxUnavailable(
+      `the shipped ${name} parser could not be compiled: ${
+        error instanceof Error ? error.message : error
+      }`,
     );
   }
 }

@@ -11,6 +11,7 @@ import { expectError, expectOk, type Harness } from "../helpers/session.ts";
 import { type FixtureName, TempWorkspace } from "../helpers/workspace.ts";
 import { CHECK_FNS } from "./checks.ts";
 import { CHECKS, type Row } from "./row.ts";
+import { registersTest } from "../tools.ts";
 
 const ROWS = new URL("./rows/", import.meta.url);
 
@@ -79,6 +80,8 @@ async function openRow(row: Row): Promise<Harness> {
 }
 
 for (const row of await loadRows()) {
+  // rust-analyzer's row runs in the test runner's second pass while its first build is underway.
+  if (!registersTest(row.server === "rust-analyzer")) continue;
   Deno.test(`conformance: ${row.name}`, async (t) => {
     await row.ensure?.();
     const h = await openRow(row);

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { locate } from "../helpers/locate.ts";
 import { LSPGATE_DIR } from "./fixture.ts";
+import { ensureRustAnalyzer, registersTest } from "../tools.ts";
 import {
   evilModule,
   evilScript,
@@ -252,8 +253,10 @@ Deno.test("`permissions` for a hostile repo grants no program inside it and only
   }
 });
 
-for (const sandbox of ["auto", "none"]) {
+// Needs the user's rust-analyzer: in the test runner's second pass while its first build runs.
+for (const sandbox of registersTest(true) ? ["auto", "none"] : []) {
   Deno.test(`hostile Rust repo (sandbox ${sandbox}): its build script, cargo wrappers, toolchain and rust-analyzer.toml run nothing`, async () => {
+    await ensureRustAnalyzer();
     const repo = await hostileRepo({
       "Cargo.toml": `[package]\nname = "evil"\nversion = "0.1.0"\nedition = "2021"\n` +
         `build = "build.rs"\n`,
