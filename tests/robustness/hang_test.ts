@@ -54,6 +54,13 @@ async function open(mode: FakeMode, config: Partial<LspGateConfig> = {}, child =
       const all = await pids();
       await Deno.remove(root, { recursive: true });
       await Deno.remove(log);
+      // SIGKILL is sent before close() returns; the kernel's teardown of a process is not
+      // instant on a loaded machine, so it gets a moment (not a timing assertion).
+      await waitUntil(
+        () => all.every((pid) => !processAlive(pid)),
+        `every process is gone after the session closed (${all.join(", ")})`,
+        2000,
+      ).catch(() => {});
       for (const pid of all) assert.ok(!processAlive(pid), `process ${pid} outlived the session`);
     },
   };
