@@ -278,6 +278,9 @@ function pickAction(
   apply: boolean,
 ): proto.CodeAction | proto.Command {
   const wanted = query.toLowerCase();
+  // oh-my-pi's selector may be the action's number in the list (1-based, as the list shows it).
+  const index = /^\d+$/.test(query) ? Number(query) : 0;
+  if (index >= 1 && index <= actions.length) return actions[index - 1];
   const exact = actions.filter((a) => a.title.toLowerCase() === wanted);
   const matches = exact.length
     ? exact

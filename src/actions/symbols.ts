@@ -27,14 +27,13 @@ export interface SymbolView {
   detail?: string;
 }
 
+// A workspace search without a query (OpenCode's workspaceSymbol has none) lists the workspace's
+// symbols, bounded like every list.
 const schema = z.strictObject({
   file: fileField,
   query: z.string().optional(),
   timeout: timeoutField,
-}).refine(
-  (v) => v.file !== "*" || v.query !== undefined,
-  'a workspace symbol search (file "*") needs a query',
-);
+});
 
 /** symbols: a file's outline, or with `file: "*"` and `query` a search across the workspace. */
 export const symbolsAction: ActionDef = defineAction({
@@ -179,9 +178,15 @@ async function workspaceSymbols(context: ActionContext, query: string) {
   const lines = bounded.items.map((s) =>
     `${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}  ${s.file}:${s.line}:${s.column}`
   );
+  const matching = query === ""
+    ? "(no query: every symbol the servers list)"
+    : `matching \`${query}\``;
   const text = bounded.total === 0
-    ? `No workspace symbols match \`${query}\`.`
-    : `${plural(bounded.total, "workspace symbol")} matching \`${query}\`:\n${lines.join("\n")}` +
+    ? query === ""
+      ? "The servers listed no workspace symbols for an empty query (some list only matches of a " +
+        "name); give query, a name or its start."
+      : `No workspace symbols match \`${query}\`.`
+    : `${plural(bounded.total, "workspace symbol")} ${matching}:\n${lines.join("\n")}` +
       (bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more not shown.` : "");
   return {
     text: boundText([text, ...notes].join("\n")).text + readinessNote(ready),

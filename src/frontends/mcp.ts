@@ -84,10 +84,14 @@ const INPUT_SCHEMA = z.looseObject({
   include_declaration: z.boolean().describe(
     "references: include the declaration itself (default true).",
   ),
-  severity: z.enum(["error", "warning", "info", "hint"]).describe(
-    "diagnostics: the least severe level to report.",
+  severity: z.enum(["error", "warning", "info", "hint", "all"]).describe(
+    'diagnostics: the least severe level to report ("all" is every level).',
   ),
-  timeout: integer("Timeout of this call in milliseconds."),
+  timeout: z.number().describe(
+    "Timeout of this call in seconds (5–60, as oh-my-pi's lsp); a value above 60 is read as " +
+      "milliseconds.",
+  ),
+  timeout_ms: integer("Timeout of this call in milliseconds."),
   server: z.string().describe("restart: the server (key or adapter id); all when omitted."),
   payload: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
     .describe("request: the LSP params, as an object (or a JSON string)."),
