@@ -7,6 +7,7 @@ import { DocumentStore, type OpenDocument } from "./documents.ts";
 import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
 import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
+import { retryContentModified } from "./content_modified.ts";
 import type { ExitInfo } from "./server_client.ts";
 
 /** How to start and talk to one language server. */
@@ -310,6 +311,26 @@ export class LspClient {
     params: unknown,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<R> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const startedAt = performance.now();
+    return await this.#requestOnce<R>(method, params, timeoutMs, options.signal).catch((error) =>
+      // ContentModified is asked again, as editors do (see content_modified.ts).
+      retryContentModified(
+        method,
+        timeoutMs - (performance.now() - startedAt),
+        (left) => this.#requestOnce<R>(method, params, left, options.signal),
+        options.signal,
+        error,
+      )
+    );
+  }
+
+  async #requestOnce<R>(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<R> {
     // Gone before we asked (killed between two queries, its exit not yet fully handled): the
     // request never reaches it, and the caller may ask a restarted server.
     if (this.exitInfo || !this.#process.alive || this.#connection.isClosed) {
@@ -318,8 +339,8 @@ export class LspClient {
     const sentAt = performance.now();
     const closedBeforeSending = this.#connection.isClosed;
     return await this.#connection.sendRequest<R>(method, params, {
-      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
-      signal: options.signal,
+      timeoutMs,
+      signal,
     }).then((result) => {
       this.#heard();
       return result;
