@@ -71,6 +71,15 @@ export function readDialect(
   }
   readTimeout(input, reading);
   const request = normalizeRequest(input);
+  if (
+    reading.dialect === "oh-my-pi" && request.action === "rename" && request.apply === undefined
+  ) {
+    // oh-my-pi's rename applies unless told not to; lspgate's previews. Its reading wins, said.
+    reading.said.push(
+      "Previewed, not applied (lspgate's reading of rename without apply; oh-my-pi's schema " +
+        "applies by default): send apply: true to write it.",
+    );
+  }
   if (request.action === "diagnostics" && request.file === undefined && !request.files) {
     // oh-my-pi: "diagnostics … or entire project (no file)".
     request.file = "*";

@@ -60,3 +60,17 @@ Deno.test("answerIn() gives a 0-based reading 0-based positions in details and t
     answer.text,
   );
 });
+
+Deno.test("readDialect() previews an oh-my-pi rename without apply and says so", () => {
+  const { request, reading } = readDialect({
+    action: "rename",
+    file: "a.ts",
+    line: 1,
+    symbol: "x",
+    occurrence: 1,
+    new_name: "y",
+  });
+  assert.equal(request.apply, undefined);
+  assert.equal(reading.dialect, "oh-my-pi");
+  assert.match(reading.said.join(" "), /Previewed, not applied/);
+});

@@ -50,6 +50,12 @@ const INPUT_SCHEMA = z.looseObject({
     "1-based column counted in Unicode code points (characters as you read them, not bytes " +
       "or UTF-16 units). Or give symbol instead.",
   ),
+  character: integer(
+    "Another agent's column: with `operation` + `filePath` (Claude Code, OpenCode) 1-based; " +
+      "with `action` + `file` and no `column` (ExAthena) line and character are 0-based, and so " +
+      "is the answer.",
+  ),
+  occurrence: integer("With symbol: its N-th occurrence on the line (oh-my-pi's; symbol#N)."),
   symbol: z.string().describe(
     'Instead of column: text on `line` to point at, e.g. "greet"; "greet#2" for its second ' +
       "occurrence on that line.",
