@@ -4,13 +4,13 @@ import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import { fromFileUrl } from "../servers/uri.ts";
-import { ask, notSupported, type QueryDocument, withDocument } from "./document.ts";
+import { ask, type QueryDocument, withDocument } from "./document.ts";
 import { FileCache } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
-import { isMethodNotFound, offers, orRefused, refusedAnswer } from "./refused_methods.ts";
+import { isMethodNotFound, lacking, offers, orRefused, refusedAnswer } from "./refused_methods.ts";
 import type { HierarchyItemText } from "../servers/adapter.ts";
 
 /** A caller, callee or type in `details.calls` / `details.types`. */
@@ -130,7 +130,7 @@ export function foldOverloads<I extends Item>(calls: Call<I>[]): Call<I>[] {
 }
 
 /** The hierarchy so far, with the direction the server refused said in place of its calls. */
-function lacking(
+function withoutOutgoing(
   parts: string[],
   details: Record<string, unknown>,
   refused: { text: string },
@@ -150,7 +150,7 @@ async function callHierarchy(
   action: string,
 ) {
   const method = "textDocument/prepareCallHierarchy";
-  if (!offers(doc.client, method)) return notSupported(action, doc.server, method);
+  if (!offers(doc.client, method)) return lacking(action, doc, method);
   const position = await resolvePosition(context, doc, input);
   const ready = await waitForProject(context, doc.client, "workspace");
   const items = await ask<proto.CallHierarchyItem[] | null>(context, doc.client, method, {
@@ -205,7 +205,7 @@ async function callHierarchy(
       if (direction === "outgoing") {
         return refusedAnswer(action, doc.client, doc.server, outgoingMethod);
       }
-      return lacking(
+      return withoutOutgoing(
         parts,
         details,
         refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
@@ -222,7 +222,7 @@ async function callHierarchy(
       return undefined;
     });
     if (outgoing === undefined) {
-      return lacking(
+      return withoutOutgoing(
         parts,
         details,
         refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
@@ -280,7 +280,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
       withDocument(context, input.file, (doc) =>
         orRefused(name, doc, async () => {
           const method = "textDocument/prepareTypeHierarchy";
-          if (!offers(doc.client, method)) return notSupported(name, doc.server, method);
+          if (!offers(doc.client, method)) return lacking(name, doc, method);
           const position = await resolvePosition(context, doc, input);
           const ready = await waitForProject(context, doc.client, "workspace");
           const items = await ask<proto.TypeHierarchyItem[] | null>(context, doc.client, method, {

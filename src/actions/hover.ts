@@ -3,12 +3,12 @@ import { z } from "zod";
 import { boundText } from "../format/bound.ts";
 import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
-import { ask, notSupported, withDocument } from "./document.ts";
+import { ask, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
-import { offers, orRefused } from "./refused_methods.ts";
+import { lacking, offers, orRefused } from "./refused_methods.ts";
 
 const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
 
@@ -22,7 +22,7 @@ export const hoverAction: ActionDef = defineAction({
     withDocument(context, input.file, (doc) =>
       orRefused("hover", doc, async () => {
         const method = "textDocument/hover";
-        if (!offers(doc.client, method)) return notSupported("hover", doc.server, method);
+        if (!offers(doc.client, method)) return lacking("hover", doc, method);
         const position = await resolvePosition(context, doc, input);
         const ready = await waitForProject(context, doc.client, "file");
         const hover = await ask<proto.Hover | null>(context, doc.client, method, {
@@ -55,7 +55,7 @@ export const signatureAction: ActionDef = defineAction({
     withDocument(context, input.file, (doc) =>
       orRefused("signature", doc, async () => {
         const method = "textDocument/signatureHelp";
-        if (!offers(doc.client, method)) return notSupported("signature", doc.server, method);
+        if (!offers(doc.client, method)) return lacking("signature", doc, method);
         const position = await resolvePosition(context, doc, input);
         const ready = await waitForProject(context, doc.client, "file");
         const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {

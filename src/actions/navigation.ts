@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { renderLocations } from "../format/locations.ts";
 import { plural } from "../format/bound.ts";
-import { ask, notSupported, withDocument } from "./document.ts";
+import { ask, withDocument } from "./document.ts";
 import { type RawLocations, rawLocations, toAgentLocations } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
-import { offers, orRefused } from "./refused_methods.ts";
+import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 
@@ -29,7 +29,7 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
     run: (input, context) =>
       withDocument(context, input.file, (doc) =>
         orRefused(name, doc, async () => {
-          if (!offers(doc.client, method)) return notSupported(name, doc.server, method);
+          if (!offers(doc.client, method)) return lacking(name, doc, method);
           const position = await resolvePosition(context, doc, input);
           // Implementations are searched for across the workspace; the rest follow imports.
           const scope = name === "implementation" ? "workspace" : "file";
@@ -82,7 +82,7 @@ export const referencesAction: ActionDef = defineAction({
     withDocument(context, input.file, (doc) =>
       orRefused("references", doc, async () => {
         const method = "textDocument/references";
-        if (!offers(doc.client, method)) return notSupported("references", doc.server, method);
+        if (!offers(doc.client, method)) return lacking("references", doc, method);
         const position = await resolvePosition(context, doc, input);
         const includeDeclaration = input.include_declaration ?? true;
         const ready = await waitForProject(context, doc.client, "workspace");

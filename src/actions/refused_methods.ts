@@ -74,3 +74,19 @@ export async function orRefused<T extends { text: string; details: Record<string
     return refusedAnswer(action, doc.client, doc.server, typeof method === "string" ? method : "");
   }
 }
+
+/**
+ * The answer for a method the server does not offer: refusedAnswer() when it advertised it and
+ * answered MethodNotFound, else document.ts's notSupported() sentence.
+ */
+export function lacking(
+  action: string,
+  doc: { client: ServerClient; server: string },
+  method: string,
+) {
+  if (refusedBy(doc.client, method)) return refusedAnswer(action, doc.client, doc.server, method);
+  return {
+    text: `${action} is not supported by ${doc.server} (it does not offer ${method}).`,
+    details: { supported: false, server: doc.server, method },
+  };
+}

@@ -28,6 +28,7 @@ export const FAKE_MODES = [
   "crash-always",
   "stderr-flood",
   "content-modified",
+  "refuse-hover",
 ] as const;
 
 /** One of {@linkcode FAKE_MODES}. */
@@ -235,6 +236,8 @@ function main(args: string[]) {
         return [location];
       case "textDocument/hover":
         if (mode === "never-answer-hover") return await never();
+        // clangd 14's way with what it advertises and lacks: MethodNotFound.
+        if (mode === "refuse-hover") throw new ResponseError(-32601, "method not found");
         // rust-analyzer's answer while it re-analyses: ContentModified, twice, then the answer.
         if (mode === "content-modified" && ++contentModified <= 2) {
           throw new ResponseError(-32801, "content modified");
