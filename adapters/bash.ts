@@ -21,6 +21,10 @@ export const bashAdapter = commandAdapter({
   // done only in a log line: until then references and workspace symbols miss other files.
   readiness: "progress",
   readyLogMessage: "BackgroundAnalysis: (Completed|stopped|failed|skipping)",
+  // Its onInitialized awaits `workspace/configuration` and then analyses only the last document
+  // opened meanwhile: two files asked at once left one without diagnostics (a 15 s timeout) and,
+  // after a restart, a file's symbols empty (issue 17). Nothing is opened before it has asked.
+  openAfterConfiguration: true,
   // It passes ShellCheck's columns on as they are: code points, not the UTF-16 it negotiates.
   diagnosticEncoding: "utf-32",
   installHint: "Install bash-language-server: `npm install -g bash-language-server`, and " +

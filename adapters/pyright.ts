@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { Adapter } from "../src/servers/adapter.ts";
+import type { Adapter, HierarchyItemText } from "../src/servers/adapter.ts";
 import { findBinary, onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
@@ -20,6 +20,7 @@ export const pyrightAdapter: Adapter = {
   ],
   priority: 10,
   installHint: "Install pyright: `npm install -g pyright` (or `pip install pyright`).",
+  hierarchyItem: pyrightHierarchyItem,
   // It answers about a file and what it imports at once, but lists the workspace's other files
   // after `initialized` (after running the interpreter for its search paths) and says when only
   // in a log line: until then references and workspace symbols miss the files not open.
@@ -108,4 +109,19 @@ export async function userInterpreter(
       python ?? "none found"
     } (the project's own interpreter is not run: root not trusted)`,
   };
+}
+
+/**
+ * pyright's call hierarchy items: a module caller is named `(module) main.py`, and each detail
+ * repeats the item's file in parentheses and where it lives (`(calls.py) · Workspace`), which
+ * read as `asdict ((_funcs.py))` beside the path (issue 17). The module is named by its file; the
+ * detail keeps only what the path does not say (`Standard library`).
+ */
+export function pyrightHierarchyItem(item: HierarchyItemText): HierarchyItemText {
+  const name = item.name.replace(/^\(module\)\s+/, "");
+  const file = decodeURIComponent(item.uri.slice(item.uri.lastIndexOf("/") + 1));
+  const parts = (item.detail ?? "").split("·").map((part) => part.trim()).filter((part) =>
+    part !== "" && part !== `(${file})` && part !== "Workspace" && part !== "(module)"
+  );
+  return { name, uri: item.uri, ...(parts.length ? { detail: parts.join(" · ") } : {}) };
 }

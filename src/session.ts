@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { Adapter } from "./servers/adapter.ts";
 import { ACTIONS } from "./actions/table.ts";
-import { canonicalAction, normalizeRequest } from "./actions/aliases.ts";
+import { canonicalAction } from "./actions/aliases.ts";
+import { answerIn, errorIn, readDialect, type Reading } from "./actions/dialects.ts";
 import type { ActionContext, ActionNote, SessionFacts } from "./actions/types.ts";
 import { LspGateError, toLspGateError } from "./errors.ts";
 import { decide, type Role } from "./permissions/policy.ts";
@@ -157,11 +158,14 @@ export class Session {
     const controller = new AbortController();
     // Registered before the first await: a cancel on the very next line finds this request.
     if (id !== null && !isCancel(raw)) this.#inFlight.set(key, controller);
+    let reading: Reading | undefined;
     try {
       if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
         throw new LspGateError("INVALID_INPUT", "each request must be a JSON object");
       }
-      const request = normalizeRequest(raw as Record<string, unknown>);
+      const read = readDialect(raw as Record<string, unknown>);
+      reading = read.reading;
+      const request = read.request;
       const { id: _id, action: name, ...fields } = request;
       if (typeof name !== "string") {
         throw new LspGateError(
@@ -197,7 +201,10 @@ export class Session {
       }
       await untilCancelled(this.#watcher.flush(), controller.signal, key);
       const notes: ActionNote[] = [];
-      const result = await this.#run(key, controller, notes, action.run.bind(action), input);
+      const result = answerIn(
+        await this.#run(key, controller, notes, action.run.bind(action), input),
+        reading,
+      );
       return {
         id,
         ok: true,
@@ -216,7 +223,7 @@ export class Session {
       return {
         id,
         ok: false,
-        error: { code: e.code, message: e.message, ...(e.data ? { data: e.data } : {}) },
+        error: errorIn(e, reading),
       };
     } finally {
       if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);

@@ -51,6 +51,7 @@ const ACTION_ALIASES: Record<string, string> = {
   request: "request",
   rawrequest: "request",
   restart: "restart",
+  reload: "restart",
   cancel: "cancel",
 };
 
@@ -104,8 +105,10 @@ export function normalizeRequest(raw: Record<string, unknown>): Record<string, u
     // Two aliases are one action with a fixed argument.
     if (action === "workspace_symbols" || action === "workspace_diagnostics") {
       out.action = action === "workspace_symbols" ? "symbols" : "diagnostics";
-      // Peers send their usual filePath along; the workspace is what was asked for.
-      out.file = "*";
+      // Peers send their usual filePath along; the workspace is what was asked for, unless it
+      // names its files (devkit-pi's workspace-diagnostics takes files[]).
+      if (out.files === undefined) out.file = "*";
+      else delete out.file;
       delete out.line;
       delete out.column;
     } else {

@@ -5,6 +5,7 @@ import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { Lease } from "../servers/manager.ts";
 import type { ActionContext } from "./types.ts";
+import { isMethodNotFound, noteRefusal } from "./refused_methods.ts";
 
 /** A file open in its server, ready for a query. */
 export interface QueryDocument {
@@ -95,6 +96,11 @@ export function ask<R>(
   return client.request<R>(method, params, {
     timeoutMs: context.timeoutMs,
     signal: context.signal,
+  }).catch((error) => {
+    // A method the server advertised and refused: remembered, and the error names the method.
+    if (!isMethodNotFound(error)) throw error;
+    noteRefusal(client, method, error);
+    throw new LspGateError(error.code, error.message, { ...error.data, method });
   });
 }
 

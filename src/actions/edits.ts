@@ -52,8 +52,8 @@ const renameAction = defineAction({
     withDocument(context, input.file, async (doc) => {
       const method = "textDocument/rename";
       if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
-      // A query naming several symbols may be previewed (the first, with a note), never applied.
-      const position = await resolvePosition(context, doc, input, { unique: input.apply });
+      // An edit never guesses: a query naming several symbols is AMBIGUOUS_SYMBOL, preview or apply.
+      const position = await resolvePosition(context, doc, input, { unique: true });
       await waitForProject(context, doc.client, "workspace");
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
@@ -278,6 +278,9 @@ function pickAction(
   apply: boolean,
 ): proto.CodeAction | proto.Command {
   const wanted = query.toLowerCase();
+  // oh-my-pi's selector may be the action's number in the list (1-based, as the list shows it).
+  const index = /^\d+$/.test(query) ? Number(query) : 0;
+  if (index >= 1 && index <= actions.length) return actions[index - 1];
   const exact = actions.filter((a) => a.title.toLowerCase() === wanted);
   const matches = exact.length
     ? exact

@@ -4,12 +4,14 @@ import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import { fromFileUrl } from "../servers/uri.ts";
-import { ask, notSupported, type QueryDocument, withDocument } from "./document.ts";
+import { ask, type QueryDocument, withDocument } from "./document.ts";
 import { FileCache } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { isMethodNotFound, lacking, offers, orRefused, refusedAnswer } from "./refused_methods.ts";
+import type { HierarchyItemText } from "../servers/adapter.ts";
 
 /** A caller, callee or type in `details.calls` / `details.types`. */
 export interface HierarchyView {
@@ -33,20 +35,22 @@ async function itemView(
   item: Item,
   encoding: PositionEncoding,
   sites?: { uri: string; ranges: proto.Range[] },
+  clean?: (item: HierarchyItemText) => HierarchyItemText,
 ): Promise<HierarchyView> {
   const lines = await files.linesOf(item.uri);
   const path = fromFileUrl(item.uri);
   const at = lines
     ? fromServerRange(lines, item.selectionRange, encoding)
     : { line: item.selectionRange.start.line + 1, column: item.selectionRange.start.character + 1 };
+  const text = clean ? clean({ name: item.name, detail: item.detail, uri: item.uri }) : item;
   const view: HierarchyView = {
-    name: item.name,
+    name: text.name,
     kind: symbolKindName(item.kind),
     file: path ? context.workspace.relative(path) : item.uri,
     line: at.line,
     column: at.column,
   };
-  if (item.detail) view.detail = item.detail;
+  if (text.detail) view.detail = text.detail;
   if (sites) {
     const siteLines = await files.linesOf(sites.uri);
     view.callSites = sites.ranges.map((r) =>
@@ -78,6 +82,66 @@ function renderItems(heading: string, views: HierarchyView[]): string {
 
 type Direction = "incoming" | "outgoing" | "both";
 
+/** A caller, callee or type with the ranges of its calls. */
+interface Call<I extends Item = Item> {
+  item: I;
+  ranges: proto.Range[];
+}
+
+const rangeKey = (r: proto.Range) =>
+  `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`;
+
+/**
+ * One entry per item, each call site once, in the server's order. clangd lists each outgoing call
+ * site twice (issue 17); an item named twice has its call sites merged.
+ */
+export function mergeCalls<I extends Item>(calls: Call<I>[]): Call<I>[] {
+  const byItem = new Map<string, { call: Call<I>; seen: Set<string> }>();
+  for (const call of calls) {
+    if (!call?.item?.uri || !call.item.selectionRange) continue;
+    const key = `${call.item.uri}\0${call.item.name}\0${rangeKey(call.item.selectionRange)}`;
+    let entry = byItem.get(key);
+    if (!entry) byItem.set(key, entry = { call: { item: call.item, ranges: [] }, seen: new Set() });
+    for (const range of call.ranges ?? []) {
+      const at = rangeKey(range);
+      if (entry.seen.has(at)) continue;
+      entry.seen.add(at);
+      entry.call.ranges.push(range);
+    }
+  }
+  return [...byItem.values()].map((e) => e.call);
+}
+
+/**
+ * One call listed once: callees of one name in one file called from exactly the same sites are
+ * the overloads the server resolved that call to (pyright names one `getattr` call once per
+ * typeshed overload, issue 17). The first stands for them.
+ */
+export function foldOverloads<I extends Item>(calls: Call<I>[]): Call<I>[] {
+  const seen = new Set<string>();
+  return calls.filter((call) => {
+    if (call.ranges.length === 0) return true;
+    const sites = call.ranges.map(rangeKey).sort().join(",");
+    const key = `${call.item.uri}\0${call.item.name}\0${sites}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The hierarchy so far, with the direction the server refused said in place of its calls. */
+function withoutOutgoing(
+  parts: string[],
+  details: Record<string, unknown>,
+  refused: { text: string },
+  ready: boolean,
+) {
+  parts.push(refused.text.replace(/^outgoing calls is/, "Outgoing calls are"));
+  details.outgoing = null;
+  details.outgoingSupported = false;
+  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready), details };
+}
+
 async function callHierarchy(
   context: ActionContext,
   doc: QueryDocument,
@@ -86,7 +150,7 @@ async function callHierarchy(
   action: string,
 ) {
   const method = "textDocument/prepareCallHierarchy";
-  if (!doc.client.supports(method)) return notSupported(action, doc.server, method);
+  if (!offers(doc.client, method)) return lacking(action, doc, method);
   const position = await resolvePosition(context, doc, input);
   const ready = await waitForProject(context, doc.client, "workspace");
   const items = await ask<proto.CallHierarchyItem[] | null>(context, doc.client, method, {
@@ -101,39 +165,79 @@ async function callHierarchy(
   }
   const files = new FileCache(context);
   const item = items[0];
-  const itemInfo = await itemView(context, files, item, doc.encoding);
+  const clean = doc.lease.pick.adapter.hierarchyItem;
+  const itemInfo = await itemView(context, files, item, doc.encoding, undefined, clean);
   const parts = [
     `${itemInfo.kind} ${itemInfo.name} at ${itemInfo.file}:${itemInfo.line}:${itemInfo.column}`,
   ];
   const details: Record<string, unknown> = { item: itemInfo, partial: !ready };
   if (direction !== "outgoing") {
+    if (!offers(doc.client, "callHierarchy/incomingCalls")) {
+      return refusedAnswer(action, doc.client, doc.server, "callHierarchy/incomingCalls");
+    }
     const incoming = await ask<proto.CallHierarchyIncomingCall[] | null>(
       context,
       doc.client,
       "callHierarchy/incomingCalls",
       { item },
     );
+    const calls = mergeCalls((incoming ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges })));
     const views = await Promise.all(
-      (incoming ?? []).map((call) =>
-        itemView(context, files, call.from, doc.encoding, {
-          uri: call.from.uri,
-          ranges: call.fromRanges,
-        })
+      calls.map((call) =>
+        itemView(context, files, call.item, doc.encoding, {
+          uri: call.item.uri,
+          ranges: call.ranges,
+        }, clean)
       ),
+    );
+    // Callers by file and place: pyright's order changes from one run to the next.
+    views.sort((a, b) =>
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.column - b.column
     );
     parts.push(renderItems(`Called by ${plural(views.length, "caller")}:`, views));
     details[direction === "both" ? "incoming" : "calls"] = views;
   }
   if (direction !== "incoming") {
+    const outgoingMethod = "callHierarchy/outgoingCalls";
+    // A server that answers one direction and refuses the other (clangd 14 has incoming calls
+    // only): the hierarchy shows what it has and says what it lacks.
+    if (!offers(doc.client, outgoingMethod)) {
+      if (direction === "outgoing") {
+        return refusedAnswer(action, doc.client, doc.server, outgoingMethod);
+      }
+      return withoutOutgoing(
+        parts,
+        details,
+        refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
+        ready,
+      );
+    }
     const outgoing = await ask<proto.CallHierarchyOutgoingCall[] | null>(
       context,
       doc.client,
-      "callHierarchy/outgoingCalls",
+      outgoingMethod,
       { item },
+    ).catch((error) => {
+      if (direction === "outgoing" || !isMethodNotFound(error)) throw error;
+      return undefined;
+    });
+    if (outgoing === undefined) {
+      return withoutOutgoing(
+        parts,
+        details,
+        refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
+        ready,
+      );
+    }
+    const calls = foldOverloads(
+      mergeCalls((outgoing ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges }))),
     );
     const views = await Promise.all(
-      (outgoing ?? []).map((call) =>
-        itemView(context, files, call.to, doc.encoding, { uri: item.uri, ranges: call.fromRanges })
+      calls.map((call) =>
+        itemView(context, files, call.item, doc.encoding, {
+          uri: item.uri,
+          ranges: call.ranges,
+        }, clean)
       ),
     );
     parts.push(renderItems(`Calls ${plural(views.length, "function")}:`, views));
@@ -152,7 +256,7 @@ function callAction(name: string, direction: Direction, summary: string): Action
       withDocument(
         context,
         input.file,
-        (doc) => callHierarchy(context, doc, input, direction, name),
+        (doc) => orRefused(name, doc, () => callHierarchy(context, doc, input, direction, name)),
       ),
   });
 }
@@ -173,39 +277,43 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
     schema,
     access: "read",
     run: (input, context) =>
-      withDocument(context, input.file, async (doc) => {
-        const method = "textDocument/prepareTypeHierarchy";
-        if (!doc.client.supports(method)) return notSupported(name, doc.server, method);
-        const position = await resolvePosition(context, doc, input);
-        const ready = await waitForProject(context, doc.client, "workspace");
-        const items = await ask<proto.TypeHierarchyItem[] | null>(context, doc.client, method, {
-          textDocument: { uri: doc.uri },
-          position: position.server,
-        });
-        if (!items?.length) {
+      withDocument(context, input.file, (doc) =>
+        orRefused(name, doc, async () => {
+          const method = "textDocument/prepareTypeHierarchy";
+          if (!offers(doc.client, method)) return lacking(name, doc, method);
+          const position = await resolvePosition(context, doc, input);
+          const ready = await waitForProject(context, doc.client, "workspace");
+          const items = await ask<proto.TypeHierarchyItem[] | null>(context, doc.client, method, {
+            textDocument: { uri: doc.uri },
+            position: position.server,
+          });
+          if (!items?.length) {
+            return {
+              text: `No type at ${position.label}.` + readinessNote(ready),
+              details: { types: [], partial: !ready },
+            };
+          }
+          const related = await ask<proto.TypeHierarchyItem[] | null>(
+            context,
+            doc.client,
+            `typeHierarchy/${name}`,
+            { item: items[0] },
+          );
+          const files = new FileCache(context);
+          const clean = doc.lease.pick.adapter.hierarchyItem;
+          const views = await Promise.all(
+            mergeCalls((related ?? []).map((item) => ({ item, ranges: [] }))).map((call) =>
+              itemView(context, files, call.item, doc.encoding, undefined, clean)
+            ),
+          );
+          const heading = `${
+            plural(views.length, name === "supertypes" ? "supertype" : "subtype")
+          } of ${items[0].name}:`;
           return {
-            text: `No type at ${position.label}.` + readinessNote(ready),
-            details: { types: [], partial: !ready },
+            text: renderItems(heading, views) + readinessNote(ready),
+            details: { types: views, partial: !ready },
           };
-        }
-        const related = await ask<proto.TypeHierarchyItem[] | null>(
-          context,
-          doc.client,
-          `typeHierarchy/${name}`,
-          { item: items[0] },
-        );
-        const files = new FileCache(context);
-        const views = await Promise.all(
-          (related ?? []).map((item) => itemView(context, files, item, doc.encoding)),
-        );
-        const heading = `${
-          plural(views.length, name === "supertypes" ? "supertype" : "subtype")
-        } of ${items[0].name}:`;
-        return {
-          text: renderItems(heading, views) + readinessNote(ready),
-          details: { types: views, partial: !ready },
-        };
-      }),
+        })),
   });
 }
 

@@ -3,11 +3,12 @@ import { z } from "zod";
 import { boundText } from "../format/bound.ts";
 import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
-import { ask, notSupported, withDocument } from "./document.ts";
+import { ask, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
+import { lacking, offers, orRefused } from "./refused_methods.ts";
 
 const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
 
@@ -18,29 +19,30 @@ export const hoverAction: ActionDef = defineAction({
   schema,
   access: "read",
   run: (input, context) =>
-    withDocument(context, input.file, async (doc) => {
-      const method = "textDocument/hover";
-      if (!doc.client.supports(method)) return notSupported("hover", doc.server, method);
-      const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client, "file");
-      const hover = await ask<proto.Hover | null>(context, doc.client, method, {
-        textDocument: { uri: doc.uri },
-        position: position.server,
-      });
-      const markdown = hover ? hoverMarkdown(hover.contents) : "";
-      if (!markdown.trim()) {
+    withDocument(context, input.file, (doc) =>
+      orRefused("hover", doc, async () => {
+        const method = "textDocument/hover";
+        if (!offers(doc.client, method)) return lacking("hover", doc, method);
+        const position = await resolvePosition(context, doc, input);
+        const ready = await waitForProject(context, doc.client, "file");
+        const hover = await ask<proto.Hover | null>(context, doc.client, method, {
+          textDocument: { uri: doc.uri },
+          position: position.server,
+        });
+        const markdown = hover ? hoverMarkdown(hover.contents) : "";
+        if (!markdown.trim()) {
+          return {
+            text: `No hover information at ${position.label}.` + readinessNote(ready),
+            details: { text: "", range: null, partial: !ready },
+          };
+        }
+        const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
+        const bounded = boundText(markdown);
         return {
-          text: `No hover information at ${position.label}.` + readinessNote(ready),
-          details: { text: "", range: null, partial: !ready },
+          text: `Hover at ${position.label}:\n\n${bounded.text}` + readinessNote(ready),
+          details: { text: bounded.text, truncated: bounded.cut, range, partial: !ready },
         };
-      }
-      const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
-      const bounded = boundText(markdown);
-      return {
-        text: `Hover at ${position.label}:\n\n${bounded.text}` + readinessNote(ready),
-        details: { text: bounded.text, truncated: bounded.cut, range, partial: !ready },
-      };
-    }),
+      })),
 });
 
 /** signature: the signature of the call at a position, with the active parameter. */
@@ -50,36 +52,37 @@ export const signatureAction: ActionDef = defineAction({
   schema,
   access: "read",
   run: (input, context) =>
-    withDocument(context, input.file, async (doc) => {
-      const method = "textDocument/signatureHelp";
-      if (!doc.client.supports(method)) return notSupported("signature", doc.server, method);
-      const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client, "file");
-      const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {
-        textDocument: { uri: doc.uri },
-        position: position.server,
-        context: { triggerKind: 1, isRetrigger: false },
-      });
-      if (!help || !help.signatures?.length) {
+    withDocument(context, input.file, (doc) =>
+      orRefused("signature", doc, async () => {
+        const method = "textDocument/signatureHelp";
+        if (!offers(doc.client, method)) return lacking("signature", doc, method);
+        const position = await resolvePosition(context, doc, input);
+        const ready = await waitForProject(context, doc.client, "file");
+        const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {
+          textDocument: { uri: doc.uri },
+          position: position.server,
+          context: { triggerKind: 1, isRetrigger: false },
+        });
+        if (!help || !help.signatures?.length) {
+          return {
+            text:
+              `No signature at ${position.label} (is the position inside a call's parentheses?).` +
+              readinessNote(ready),
+            details: { signatures: [], partial: !ready },
+          };
+        }
+        const signatures = help.signatures.map((s, i) => ({
+          label: s.label,
+          documentation: hoverMarkdown(s.documentation ?? ""),
+          parameters: (s.parameters ?? []).map((p) =>
+            typeof p.label === "string" ? p.label : s.label.slice(p.label[0], p.label[1])
+          ),
+          active: i === (help.activeSignature ?? 0),
+          activeParameter: s.activeParameter ?? help.activeParameter ?? null,
+        }));
         return {
-          text:
-            `No signature at ${position.label} (is the position inside a call's parentheses?).` +
-            readinessNote(ready),
-          details: { signatures: [], partial: !ready },
+          text: boundText(signatureText(position.label, signatures)).text + readinessNote(ready),
+          details: { signatures, partial: !ready },
         };
-      }
-      const signatures = help.signatures.map((s, i) => ({
-        label: s.label,
-        documentation: hoverMarkdown(s.documentation ?? ""),
-        parameters: (s.parameters ?? []).map((p) =>
-          typeof p.label === "string" ? p.label : s.label.slice(p.label[0], p.label[1])
-        ),
-        active: i === (help.activeSignature ?? 0),
-        activeParameter: s.activeParameter ?? help.activeParameter ?? null,
-      }));
-      return {
-        text: boundText(signatureText(position.label, signatures)).text + readinessNote(ready),
-        details: { signatures, partial: !ready },
-      };
-    }),
+      })),
 });

@@ -4,6 +4,7 @@ import type { ChangeTracking } from "../servers/watcher.ts";
 import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
+import { offers, refusedBy, serverLabel } from "./refused_methods.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 
 /** A server as `servers` and `status` show it. */
@@ -178,14 +179,21 @@ export const capabilitiesAction: ActionDef = defineAction({
   run: (input, context) =>
     withDocument(context, input.file, (doc) => {
       const actions: Record<string, boolean> = {};
+      const refused: string[] = [];
       for (const [action, method] of Object.entries(ACTION_METHODS)) {
-        actions[action] = doc.client.supports(method);
+        actions[action] = offers(doc.client, method);
+        if (refusedBy(doc.client, method)) refused.push(action);
       }
       const yes = Object.keys(actions).filter((a) => actions[a]);
       const no = Object.keys(actions).filter((a) => !actions[a]);
+      const said = refused.length
+        ? ` (${refused.join(", ")}: advertised, but ${
+          serverLabel(doc.client, doc.server)
+        } answered MethodNotFound)`
+        : "";
       return Promise.resolve({
         text: `${doc.server} (for ${doc.rel}) supports: ${yes.join(", ")}.` +
-          (no.length ? `\nNot supported: ${no.join(", ")}.` : "") +
+          (no.length ? `\nNot supported: ${no.join(", ")}${said}.` : "") +
           `\nPosition encoding: ${doc.encoding}.`,
         details: {
           server: doc.server,

@@ -11,6 +11,8 @@ export const ACTION_METHODS: Record<string, string> = {
   workspace_symbols: "workspace/symbol",
   diagnostics_pull: "textDocument/diagnostic",
   call_hierarchy: "textDocument/prepareCallHierarchy",
+  incoming_calls: "callHierarchy/incomingCalls",
+  outgoing_calls: "callHierarchy/outgoingCalls",
   supertypes: "textDocument/prepareTypeHierarchy",
   subtypes: "textDocument/prepareTypeHierarchy",
   rename: "textDocument/rename",

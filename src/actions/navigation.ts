@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { renderLocations } from "../format/locations.ts";
 import { plural } from "../format/bound.ts";
-import { ask, notSupported, withDocument } from "./document.ts";
+import { ask, withDocument } from "./document.ts";
 import { type RawLocations, rawLocations, toAgentLocations } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
+import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 
@@ -26,38 +27,39 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
     schema: gotoSchema,
     access: "read",
     run: (input, context) =>
-      withDocument(context, input.file, async (doc) => {
-        if (!doc.client.supports(method)) return notSupported(name, doc.server, method);
-        const position = await resolvePosition(context, doc, input);
-        // Implementations are searched for across the workspace; the rest follow imports.
-        const scope = name === "implementation" ? "workspace" : "file";
-        const ready = await waitForProject(context, doc.client, scope);
-        const raw = await ask<RawLocations>(context, doc.client, method, {
-          textDocument: { uri: doc.uri },
-          position: position.server,
-        });
-        const locations = await toAgentLocations(
-          context,
-          rawLocations(raw),
-          doc.encoding,
-          MAX_WITH_CONTEXT,
-        );
-        const subject = position.word
-          ? `\`${position.word}\` at ${position.label}`
-          : position.label;
-        if (locations.length === 0) {
+      withDocument(context, input.file, (doc) =>
+        orRefused(name, doc, async () => {
+          if (!offers(doc.client, method)) return lacking(name, doc, method);
+          const position = await resolvePosition(context, doc, input);
+          // Implementations are searched for across the workspace; the rest follow imports.
+          const scope = name === "implementation" ? "workspace" : "file";
+          const ready = await waitForProject(context, doc.client, scope);
+          const raw = await ask<RawLocations>(context, doc.client, method, {
+            textDocument: { uri: doc.uri },
+            position: position.server,
+          });
+          const locations = await toAgentLocations(
+            context,
+            rawLocations(raw),
+            doc.encoding,
+            MAX_WITH_CONTEXT,
+          );
+          const subject = position.word
+            ? `\`${position.word}\` at ${position.label}`
+            : position.label;
+          if (locations.length === 0) {
+            return {
+              text: `No ${noun} found for ${subject}.` + readinessNote(ready),
+              details: { locations: [], total: 0, truncated: false, partial: !ready },
+            };
+          }
+          const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
+          const rendered = renderLocations(heading, locations);
           return {
-            text: `No ${noun} found for ${subject}.` + readinessNote(ready),
-            details: { locations: [], total: 0, truncated: false, partial: !ready },
+            text: rendered.text + readinessNote(ready),
+            details: { ...rendered.details, partial: !ready },
           };
-        }
-        const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
-        const rendered = renderLocations(heading, locations);
-        return {
-          text: rendered.text + readinessNote(ready),
-          details: { ...rendered.details, partial: !ready },
-        };
-      }),
+        })),
   });
 }
 
@@ -77,47 +79,50 @@ export const referencesAction: ActionDef = defineAction({
   schema: referencesSchema,
   access: "read",
   run: (input, context) =>
-    withDocument(context, input.file, async (doc) => {
-      const method = "textDocument/references";
-      if (!doc.client.supports(method)) return notSupported("references", doc.server, method);
-      const position = await resolvePosition(context, doc, input);
-      const includeDeclaration = input.include_declaration ?? true;
-      const ready = await waitForProject(context, doc.client, "workspace");
-      const params = {
-        textDocument: { uri: doc.uri },
-        position: position.server,
-        context: { includeDeclaration },
-      };
-      let raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
-      // A fresh server may not have indexed the other files yet: one declaration-only answer is
-      // asked again once it reports the project loaded.
-      if (raw.length <= 1 && doc.client.uptimeMs < 10_000) {
-        await doc.client.waitReady(context.readyTimeoutMs, context.signal);
-        raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
-      }
-      const locations = await toAgentLocations(
-        context,
-        sortLocations(raw),
-        doc.encoding,
-        MAX_WITH_CONTEXT,
-      );
-      const subject = position.word ? `\`${position.word}\` at ${position.label}` : position.label;
-      if (locations.length === 0) {
-        return {
-          text: `No references found for ${subject}.` + readinessNote(ready),
-          details: { locations: [], total: 0, truncated: false, partial: !ready },
+    withDocument(context, input.file, (doc) =>
+      orRefused("references", doc, async () => {
+        const method = "textDocument/references";
+        if (!offers(doc.client, method)) return lacking("references", doc, method);
+        const position = await resolvePosition(context, doc, input);
+        const includeDeclaration = input.include_declaration ?? true;
+        const ready = await waitForProject(context, doc.client, "workspace");
+        const params = {
+          textDocument: { uri: doc.uri },
+          position: position.server,
+          context: { includeDeclaration },
         };
-      }
-      const files = new Set(locations.map((l) => l.file)).size;
-      const heading = `${capitalize(plural(locations.length, "reference"))} to ${subject} in ${
-        plural(files, "file")
-      }${includeDeclaration ? " (declaration included)" : ""}:`;
-      const rendered = renderLocations(heading, locations);
-      return {
-        text: rendered.text + readinessNote(ready),
-        details: { ...rendered.details, partial: !ready },
-      };
-    }),
+        let raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
+        // A fresh server may not have indexed the other files yet: one declaration-only answer is
+        // asked again once it reports the project loaded.
+        if (raw.length <= 1 && doc.client.uptimeMs < 10_000) {
+          await doc.client.waitReady(context.readyTimeoutMs, context.signal);
+          raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
+        }
+        const locations = await toAgentLocations(
+          context,
+          sortLocations(raw),
+          doc.encoding,
+          MAX_WITH_CONTEXT,
+        );
+        const subject = position.word
+          ? `\`${position.word}\` at ${position.label}`
+          : position.label;
+        if (locations.length === 0) {
+          return {
+            text: `No references found for ${subject}.` + readinessNote(ready),
+            details: { locations: [], total: 0, truncated: false, partial: !ready },
+          };
+        }
+        const files = new Set(locations.map((l) => l.file)).size;
+        const heading = `${capitalize(plural(locations.length, "reference"))} to ${subject} in ${
+          plural(files, "file")
+        }${includeDeclaration ? " (declaration included)" : ""}:`;
+        const rendered = renderLocations(heading, locations);
+        return {
+          text: rendered.text + readinessNote(ready),
+          details: { ...rendered.details, partial: !ready },
+        };
+      })),
 });
 
 function sortLocations<

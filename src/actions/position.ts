@@ -9,7 +9,13 @@ import {
 import type { PositionInput } from "./schema.ts";
 import { ask, type QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";
-import { type FlatSymbol, flattenSymbols, matchQuery, qualifiedName } from "./symbol_tree.ts";
+import {
+  type FlatSymbol,
+  flattenSymbols,
+  matchQuery,
+  nameDistance,
+  qualifiedName,
+} from "./symbol_tree.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { positionFromTree } from "./syntax_only.ts";
 import { analyzeSyntax, type OutlineSymbol } from "../syntax/mod.ts";
@@ -84,19 +90,32 @@ export async function resolvePosition(
 }
 
 function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspGateError {
-  const name = symbol.replace(/#\d+$/, "");
-  const candidates: number[] = [];
-  for (let delta = 1; delta <= NEARBY_LINES; delta++) {
-    for (const candidate of [line - delta, line + delta]) {
-      if (candidate >= 1 && candidate <= doc.lines.lineCount) candidates.push(candidate);
-    }
+  const suffix = /^(.+)#(\d+)$/s.exec(symbol);
+  const name = suffix ? suffix[1] : symbol;
+  if (suffix && findSymbolColumn(doc.lines.line(line - 1), name) !== undefined) {
+    // The name is on the line, fewer times than `#N` asks: say how many, and where `#N` is.
+    const count = countOnLine(doc.lines.line(line - 1), name);
+    const elsewhere = nearbyLines(doc, line).filter((c) =>
+      findSymbolColumn(doc.lines.line(c - 1), symbol) !== undefined
+    );
+    const hint = elsewhere.length ? ` \`${symbol}\` is on line ${elsewhere.join(", ")}.` : "";
+    return new LspGateError(
+      "SYMBOL_NOT_FOUND",
+      `Line ${line} of ${doc.rel} has ${count === 1 ? "one" : count} \`${name}\`, not ` +
+        `${suffix[2]}.${hint}`,
+      { symbol, line, occurrences: count, nearbyLines: elsewhere },
+    );
   }
+  const candidates = nearbyLines(doc, line);
   // The whole word first: `greet` in a comment's "greeting" is no place to send an agent.
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, "u");
   const whole = candidates.filter((c) => word.test(doc.lines.line(c - 1)));
-  const near = whole.length
-    ? whole
-    : candidates.filter((c) => findSymbolColumn(doc.lines.line(c - 1), name) !== undefined);
+  const near =
+    (whole.length
+      ? whole
+      : candidates.filter((c) => findSymbolColumn(doc.lines.line(c - 1), name) !== undefined))
+      // A line named for `name#N` has an N-th occurrence (issue 17: the hint named a line with one).
+      .filter((c) => findSymbolColumn(doc.lines.line(c - 1), symbol) !== undefined);
   const hint = near.length
     ? ` It is on line ${near[0]}${near.length > 1 ? ` (also ${near.slice(1).join(", ")})` : ""}.`
     : "";
@@ -105,6 +124,24 @@ function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspG
     `\`${symbol}\` is not on line ${line} of ${doc.rel}.${hint}`,
     { symbol, line, nearbyLines: near },
   );
+}
+
+/** Lines within NEARBY_LINES of `line`, nearest first. */
+function nearbyLines(doc: QueryDocument, line: number): number[] {
+  const candidates: number[] = [];
+  for (let delta = 1; delta <= NEARBY_LINES; delta++) {
+    for (const candidate of [line - delta, line + delta]) {
+      if (candidate >= 1 && candidate <= doc.lines.lineCount) candidates.push(candidate);
+    }
+  }
+  return candidates;
+}
+
+/** How many times `name` occurs on a line, counted as findSymbolColumn() counts (whole words first). */
+function countOnLine(text: string, name: string): number {
+  let n = 0;
+  while (findSymbolColumn(text, `${name}#${n + 1}`) !== undefined) n++;
+  return n;
 }
 
 async function positionOfQuery(
@@ -130,10 +167,12 @@ async function positionOfQuery(
       { query },
     );
   }
-  if (!options.unique) {
-    // The syntax tree answers a query that names one symbol without a round trip to the server.
-    // A write asks the server (its symbols are the ones a rename acts on), and so does a query the
-    // tree finds no single answer for (the server may know locals the outline leaves out).
+  if (!options.unique && query.includes(".")) {
+    // The syntax tree answers a dotted query that names one symbol without a round trip. A bare
+    // name asks the server, whose symbols (locals and variables the outline leaves out) are the
+    // ones a rename acts on: a read and an edit of one query then see the same candidates (issue
+    // 17: hover on `scope` answered the outline's one of the server's four, rename refused).
+    // A write always asks the server.
     const found = await uniqueInTree(doc, query);
     if (found) {
       return {
@@ -156,7 +195,7 @@ async function positionOfQuery(
   const describe = (list: FlatSymbol[]) =>
     list.slice(0, MAX_CANDIDATES).map((s) => candidate(doc, s));
   if (matches.length === 0) {
-    const near = describe(nearest.length ? nearest : symbols);
+    const near = describe(nearest.length ? nearest : byNearness(symbols, query));
     const listed = near.map((c) => `${c.name} (${c.file}:${c.line})`).join(", ");
     const hint = nearest.length
       ? ` Nearest: ${listed}.`
@@ -256,6 +295,19 @@ function candidate(doc: QueryDocument, symbol: FlatSymbol): Candidate {
     line: at.line,
     column: at.column,
   };
+}
+
+/** Symbols nearest by name to the last part of `query` first; equally near ones in file order. */
+function byNearness(symbols: FlatSymbol[], query: string): FlatSymbol[] {
+  const asked = query.split(".").pop()!.toLowerCase();
+  return symbols
+    .map((symbol, index) => ({
+      symbol,
+      index,
+      score: nameDistance(asked, symbol.name.toLowerCase()),
+    }))
+    .sort((a, b) => a.score - b.score || a.index - b.index)
+    .map((s) => s.symbol);
 }
 
 function wordAt(text: string, column: number): string | undefined {

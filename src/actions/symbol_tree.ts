@@ -29,9 +29,9 @@ export function flattenSymbols(
       depth: parents.length,
       detail: symbol.detail,
     });
-    for (const child of symbol.children ?? []) walk(child, [...parents, symbol.name]);
+    for (const child of inFileOrder(symbol.children ?? [])) walk(child, [...parents, symbol.name]);
   };
-  for (const symbol of raw ?? []) {
+  for (const symbol of inFileOrder(raw ?? [])) {
     if (!symbol || typeof symbol !== "object") continue;
     if ("location" in symbol) {
       const location = symbol.location as proto.Location | { uri: string; range?: proto.Range };
@@ -50,6 +50,32 @@ export function flattenSymbols(
     }
   }
   return out;
+}
+
+/**
+ * Siblings sorted by where they start (stable). tsserver's navigation tree lists them
+ * alphabetically, so outlines came out in name order and a shared name answered for the
+ * alphabetically first (issue 17).
+ */
+function inFileOrder<
+  T extends proto.DocumentSymbol | proto.SymbolInformation | proto.WorkspaceSymbol,
+>(
+  symbols: readonly T[],
+): T[] {
+  const startOf = (symbol: T): [string, number, number] => {
+    if (!symbol || typeof symbol !== "object") return ["", 0, 0];
+    const range = "location" in symbol
+      ? (symbol.location as { uri?: string; range?: proto.Range })
+      : { uri: "", range: (symbol as proto.DocumentSymbol).range };
+    const start = range.range?.start;
+    return [range.uri ?? "", start?.line ?? 0, start?.character ?? 0];
+  };
+  const keyed = symbols.map((symbol, index) => ({ symbol, index, key: startOf(symbol) }));
+  keyed.sort((a, b) =>
+    (a.key[0] < b.key[0] ? -1 : a.key[0] > b.key[0] ? 1 : 0) || a.key[1] - b.key[1] ||
+    a.key[2] - b.key[2] || a.index - b.index
+  );
+  return keyed.map((k) => k.symbol);
 }
 
 const zeroRange: proto.Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -91,8 +117,40 @@ export function matchQuery(symbols: readonly FlatSymbol[], query: string): Query
   if (matches.length) return { matches, nearest: [] };
   if (named.length) return { matches, nearest: distinct(named) };
   const lower = name.toLowerCase();
-  const alike = symbols.filter((s) => paths.get(s)!.name.toLowerCase().includes(lower));
-  return { matches, nearest: distinct(alike) };
+  const scored = distinct([...symbols]).map((symbol, index) => ({
+    symbol,
+    index,
+    score: nameDistance(lower, paths.get(symbol)!.name.toLowerCase()),
+  })).filter((s) => s.score <= Math.max(2, Math.floor(lower.length / 3)));
+  // Nearest first; equally near ones in file order.
+  scored.sort((a, b) => a.score - b.score || a.index - b.index);
+  return { matches, nearest: scored.map((s) => s.symbol) };
+}
+
+/**
+ * How far a name is from what was asked: 0 for a case-insensitive match, 1 for a prefix or
+ * containment either way, else the edit distance plus one.
+ */
+export function nameDistance(asked: string, name: string): number {
+  if (asked === name) return 0;
+  if (name.startsWith(asked) || asked.startsWith(name)) return 1;
+  if (name.includes(asked) || asked.includes(name)) return 2;
+  return levenshtein(asked, name) + 1;
+}
+
+function levenshtein(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let previous = Array.from({ length: y.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+    }
+    previous = row;
+  }
+  return previous[y.length];
 }
 
 /**

@@ -6,7 +6,7 @@ import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
-import { ask, notSupported, withDocument } from "./document.ts";
+import { ask, withDocument } from "./document.ts";
 import { syntaxOutline } from "./syntax_only.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
 import { fileField, timeoutField } from "./schema.ts";
@@ -14,6 +14,7 @@ import { type FlatSymbol, flattenSymbols } from "./symbol_tree.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 import { TextCache } from "./text_cache.ts";
 import { workspaceServers } from "./workspace_servers.ts";
+import { lacking, offers, orRefused } from "./refused_methods.ts";
 
 /** A symbol in `details.symbols`. */
 export interface SymbolView {
@@ -27,14 +28,13 @@ export interface SymbolView {
   detail?: string;
 }
 
+// A workspace search without a query (OpenCode's workspaceSymbol has none) lists the workspace's
+// symbols, bounded like every list.
 const schema = z.strictObject({
   file: fileField,
   query: z.string().optional(),
   timeout: timeoutField,
-}).refine(
-  (v) => v.file !== "*" || v.query !== undefined,
-  'a workspace symbol search (file "*") needs a query',
-);
+});
 
 /** symbols: a file's outline, or with `file: "*"` and `query` a search across the workspace. */
 export const symbolsAction: ActionDef = defineAction({
@@ -47,45 +47,46 @@ export const symbolsAction: ActionDef = defineAction({
 });
 
 function outline(context: ActionContext, input: { file: string; query?: string }) {
-  return withDocument(context, input.file, async (doc) => {
-    const method = "textDocument/documentSymbol";
-    if (!doc.client.supports(method)) return notSupported("symbols", doc.server, method);
-    const raw = await ask<proto.DocumentSymbol[] | proto.SymbolInformation[] | null>(
-      context,
-      doc.client,
-      method,
-      { textDocument: { uri: doc.uri } },
-    );
-    let flat = flattenSymbols(raw ?? [], doc.uri);
-    if (input.query) {
-      const q = input.query.toLowerCase();
-      flat = flat.filter((s) => s.name.toLowerCase().includes(q));
-    }
-    const views = flat.map((s) => view(s, doc.rel, doc.lines, doc.encoding));
-    if (views.length === 0) {
+  return withDocument(context, input.file, (doc) =>
+    orRefused("symbols", doc, async () => {
+      const method = "textDocument/documentSymbol";
+      if (!offers(doc.client, method)) return lacking("symbols", doc, method);
+      const raw = await ask<proto.DocumentSymbol[] | proto.SymbolInformation[] | null>(
+        context,
+        doc.client,
+        method,
+        { textDocument: { uri: doc.uri } },
+      );
+      let flat = flattenSymbols(raw ?? [], doc.uri);
+      if (input.query) {
+        const q = input.query.toLowerCase();
+        flat = flat.filter((s) => s.name.toLowerCase().includes(q));
+      }
+      const views = flat.map((s) => view(s, doc.rel, doc.lines, doc.encoding));
+      if (views.length === 0) {
+        return {
+          text: input.query
+            ? `No symbols matching \`${input.query}\` in ${doc.rel}.`
+            : `${doc.rel} has no symbols.`,
+          details: { symbols: [], total: 0, truncated: false },
+        };
+      }
+      const bounded = boundList(views);
+      const lines = bounded.items.map((s, i) =>
+        `${"  ".repeat(flat[i].depth)}${s.kind === s.name ? s.name : `${s.kind} ${s.name}`}${
+          s.detail ? ` ${s.detail}` : ""
+        } ` +
+        `(${s.line}:${s.column})`
+      );
+      const more = bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more.` : "";
       return {
-        text: input.query
-          ? `No symbols matching \`${input.query}\` in ${doc.rel}.`
-          : `${doc.rel} has no symbols.`,
-        details: { symbols: [], total: 0, truncated: false },
+        text: boundText(
+          `Symbols in ${doc.rel} (${plural(bounded.total, "symbol")}):\n` +
+            lines.join("\n") + more,
+        ).text,
+        details: { symbols: bounded.items, total: bounded.total, truncated: bounded.truncated },
       };
-    }
-    const bounded = boundList(views);
-    const lines = bounded.items.map((s, i) =>
-      `${"  ".repeat(flat[i].depth)}${s.kind === s.name ? s.name : `${s.kind} ${s.name}`}${
-        s.detail ? ` ${s.detail}` : ""
-      } ` +
-      `(${s.line}:${s.column})`
-    );
-    const more = bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more.` : "";
-    return {
-      text: boundText(
-        `Symbols in ${doc.rel} (${plural(bounded.total, "symbol")}):\n` +
-          lines.join("\n") + more,
-      ).text,
-      details: { symbols: bounded.items, total: bounded.total, truncated: bounded.truncated },
-    };
-  }).catch((error) => syntaxOutline(context, input, error));
+    })).catch((error) => syntaxOutline(context, input, error));
 }
 
 async function workspaceSymbols(context: ActionContext, query: string) {
@@ -179,9 +180,15 @@ async function workspaceSymbols(context: ActionContext, query: string) {
   const lines = bounded.items.map((s) =>
     `${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}  ${s.file}:${s.line}:${s.column}`
   );
+  const matching = query === ""
+    ? "(no query: every symbol the servers list)"
+    : `matching \`${query}\``;
   const text = bounded.total === 0
-    ? `No workspace symbols match \`${query}\`.`
-    : `${plural(bounded.total, "workspace symbol")} matching \`${query}\`:\n${lines.join("\n")}` +
+    ? query === ""
+      ? "The servers listed no workspace symbols for an empty query (some list only matches of a " +
+        "name); give query, a name or its start."
+      : `No workspace symbols match \`${query}\`.`
+    : `${plural(bounded.total, "workspace symbol")} ${matching}:\n${lines.join("\n")}` +
       (bounded.truncated ? `\n… ${bounded.total - bounded.items.length} more not shown.` : "");
   return {
     text: boundText([text, ...notes].join("\n")).text + readinessNote(ready),

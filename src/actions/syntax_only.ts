@@ -20,6 +20,7 @@ import {
 } from "../syntax/mod.ts";
 import type { DiagnosticView, FileDiagnostics } from "./diagnostics.ts";
 import { resolveFile } from "./document.ts";
+import { plainName } from "./plain_name.ts";
 import type { SymbolView } from "./symbols.ts";
 import type { ActionContext, ActionDef, ActionResult } from "./types.ts";
 
@@ -326,6 +327,8 @@ async function positionOf(
 /** A rename's new name must be a name where the old one stands (INVALID_INPUT otherwise). */
 async function checkRename(context: ActionContext, input: Record<string, unknown>) {
   if (typeof input.file !== "string" || typeof input.new_name !== "string") return;
+  const named = syntaxLanguageOf(input.file);
+  if (named && plainName(named, input.new_name)) return;
   let problem: string | undefined;
   try {
     const path = await resolveFile(context, input.file);

@@ -13,7 +13,16 @@ export interface CallOptions {
 }
 
 // Fields whose values are parsed; every other known field stays a string ("new_name=123").
-const NUMBER_FIELDS = new Set(["line", "column", "end_line", "end_column", "timeout", "target"]);
+const NUMBER_FIELDS = new Set([
+  "line",
+  "column",
+  "end_line",
+  "end_column",
+  "timeout",
+  "timeout_ms",
+  "target",
+  "occurrence",
+]);
 const JSON_FIELDS = new Set(["edits"]);
 const BOOLEAN_FIELDS = new Set(["apply", "include_declaration", "check", "if_clean"]);
 const LIST_FIELDS = new Set(["files"]);

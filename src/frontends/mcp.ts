@@ -50,6 +50,12 @@ const INPUT_SCHEMA = z.looseObject({
     "1-based column counted in Unicode code points (characters as you read them, not bytes " +
       "or UTF-16 units). Or give symbol instead.",
   ),
+  character: integer(
+    "Another agent's column: with `operation` + `filePath` (Claude Code, OpenCode) 1-based; " +
+      "with `action` + `file` and no `column` (ExAthena) line and character are 0-based, and so " +
+      "is the answer.",
+  ),
+  occurrence: integer("With symbol: its N-th occurrence on the line (oh-my-pi's; symbol#N)."),
   symbol: z.string().describe(
     'Instead of column: text on `line` to point at, e.g. "greet"; "greet#2" for its second ' +
       "occurrence on that line.",
@@ -84,10 +90,14 @@ const INPUT_SCHEMA = z.looseObject({
   include_declaration: z.boolean().describe(
     "references: include the declaration itself (default true).",
   ),
-  severity: z.enum(["error", "warning", "info", "hint"]).describe(
-    "diagnostics: the least severe level to report.",
+  severity: z.enum(["error", "warning", "info", "hint", "all"]).describe(
+    'diagnostics: the least severe level to report ("all" is every level).',
   ),
-  timeout: integer("Timeout of this call in milliseconds."),
+  timeout: z.number().describe(
+    "Timeout of this call in seconds (5–60, as oh-my-pi's lsp); a value above 60 is read as " +
+      "milliseconds.",
+  ),
+  timeout_ms: integer("Timeout of this call in milliseconds."),
   server: z.string().describe("restart: the server (key or adapter id); all when omitted."),
   payload: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
     .describe("request: the LSP params, as an object (or a JSON string)."),

@@ -7,6 +7,8 @@ import { DocumentStore, type OpenDocument } from "./documents.ts";
 import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
 import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
+import { retryContentModified } from "./content_modified.ts";
+import { ConfigurationGate } from "./configuration_gate.ts";
 import type { ExitInfo } from "./server_client.ts";
 
 /** How to start and talk to one language server. */
@@ -78,6 +80,11 @@ export interface ClientOptions {
    */
   quiescentNotification?: string;
   /**
+   * Open no document before the server's first `workspace/configuration` is answered (bounded):
+   * bash-language-server analyses only the last document opened before it has its settings.
+   */
+  openAfterConfiguration?: boolean;
+  /**
    * With "progress" readiness: a pattern for the log message (`window/logMessage`) in which the
    * server says it has loaded the workspace, for servers that report it no other way
    * (bash-language-server's "BackgroundAnalysis: Completed"). Readiness then waits for it.
@@ -135,6 +142,8 @@ const HANG_LIMIT = 3;
 // The connection sees a crash (stdout ends) a moment before the exit status arrives: how long
 // to wait for the status, so the error can say how the server ended and what it last printed.
 const EXIT_STATUS_WAIT_MS = 1000;
+/** How long a first didOpen waits for the server to ask for its configuration (see the gate). */
+const CONFIGURATION_WAIT_MS = 5000;
 
 /** One language server: spawn, initialize, sync documents, requests in and results out. */
 export class LspClient {
@@ -148,6 +157,7 @@ export class LspClient {
 
   #connection: JsonRpcConnection;
   #process: ServerProcess;
+  #configurationGate?: ConfigurationGate;
   #registrations = new Map<string, { method: string; options: unknown }>();
   #progress = new Map<string | number, string>();
   readonly #progressTitles = new Map<string | number, string>();
@@ -182,6 +192,7 @@ export class LspClient {
   #killReason?: string;
 
   private constructor(readonly options: ClientOptions) {
+    if (options.openAfterConfiguration) this.#configurationGate = new ConfigurationGate();
     this.#process = spawnServer(options.process, options.installHint);
     this.#connection = new JsonRpcConnection(
       { readable: this.#process.stdout, writable: this.#process.stdin },
@@ -310,6 +321,26 @@ export class LspClient {
     params: unknown,
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<R> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const startedAt = performance.now();
+    return await this.#requestOnce<R>(method, params, timeoutMs, options.signal).catch((error) =>
+      // ContentModified is asked again, as editors do (see content_modified.ts).
+      retryContentModified(
+        method,
+        timeoutMs - (performance.now() - startedAt),
+        (left) => this.#requestOnce<R>(method, params, left, options.signal),
+        options.signal,
+        error,
+      )
+    );
+  }
+
+  async #requestOnce<R>(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<R> {
     // Gone before we asked (killed between two queries, its exit not yet fully handled): the
     // request never reaches it, and the caller may ask a restarted server.
     if (this.exitInfo || !this.#process.alive || this.#connection.isClosed) {
@@ -318,8 +349,8 @@ export class LspClient {
     const sentAt = performance.now();
     const closedBeforeSending = this.#connection.isClosed;
     return await this.#connection.sendRequest<R>(method, params, {
-      timeoutMs: options.timeoutMs ?? this.options.requestTimeoutMs,
-      signal: options.signal,
+      timeoutMs,
+      signal,
     }).then((result) => {
       this.#heard();
       return result;
@@ -383,6 +414,7 @@ export class LspClient {
 
   /** Makes the server's view of `uri` equal `text` (didOpen or a full didChange). */
   async syncDocument(uri: string, languageId: string, text: string): Promise<OpenDocument> {
+    if (this.#configurationGate) await this.#configurationGate.wait(CONFIGURATION_WAIT_MS);
     const step = await this.documents.sync(uri, languageId, text);
     if (step.kind === "unchanged") return step.doc;
     // Nothing the server says while the new text is on its way speaks for it.
@@ -723,6 +755,8 @@ export class LspClient {
     switch (method) {
       case "workspace/configuration": {
         const items = (params as proto.ConfigurationParams)?.items ?? [];
+        // The answer is written before the next didOpen: the server has its settings first.
+        queueMicrotask(() => this.#configurationGate?.open());
         return items.map((item) => lookupSection(this.options.settings ?? {}, item.section));
       }
       case "window/workDoneProgress/create":

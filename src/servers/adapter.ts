@@ -134,4 +134,15 @@ export interface Adapter {
   extraCapabilities?: Record<string, unknown>;
   /** See ClientOptions.quiescentNotification: rust-analyzer's status, for readiness. */
   quiescentNotification?: string;
+  /** See ClientOptions.openAfterConfiguration: bash-language-server's opening race. */
+  openAfterConfiguration?: boolean;
+  /** A server's quirk: cleans a call or type hierarchy item's name and detail for reading. */
+  hierarchyItem?(item: HierarchyItemText): HierarchyItemText;
+}
+
+/** What hierarchyItem() reads and returns: an item's name, its detail, and its file's URI. */
+export interface HierarchyItemText {
+  name: string;
+  detail?: string;
+  uri: string;
 }

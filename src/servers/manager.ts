@@ -650,6 +650,7 @@ export class ServerManager {
         extraCapabilities: entry.adapter.extraCapabilities,
         quiescentNotification: entry.adapter.quiescentNotification,
         readyLogMessage: entry.adapter.readyLogMessage,
+        openAfterConfiguration: entry.adapter.openAfterConfiguration,
         recheckByReopen: entry.adapter.recheckByReopen,
         crossFilePattern: entry.adapter.crossFilePattern,
       };

@@ -27,6 +27,8 @@ export const FAKE_MODES = [
   "ignore-shutdown",
   "crash-always",
   "stderr-flood",
+  "content-modified",
+  "refuse-hover",
 ] as const;
 
 /** One of {@linkcode FAKE_MODES}. */
@@ -141,6 +143,7 @@ function main(args: string[]) {
   const stderr = (text: string) => writeAll(Deno.stderr, encoder.encode(text));
   const never = () => new Promise<never>(() => {});
   let initialized = false;
+  let contentModified = 0;
 
   log({ method: "start" });
   if (args.includes("--child")) {
@@ -233,6 +236,12 @@ function main(args: string[]) {
         return [location];
       case "textDocument/hover":
         if (mode === "never-answer-hover") return await never();
+        // clangd 14's way with what it advertises and lacks: MethodNotFound.
+        if (mode === "refuse-hover") throw new ResponseError(-32601, "method not found");
+        // rust-analyzer's answer while it re-analyses: ContentModified, twice, then the answer.
+        if (mode === "content-modified" && ++contentModified <= 2) {
+          throw new ResponseError(-32801, "content modified");
+        }
         if (mode === "huge-response") {
           return { contents: { kind: "markdown", value: "h".repeat(HUGE_HOVER_CHARS) } };
         }

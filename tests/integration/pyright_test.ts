@@ -103,20 +103,20 @@ Deno.test("pyright answers read-only queries with exact locations", async (t) =>
       const answer = await h.ok({ action: "incoming_calls", file: GREETING, query: "greet" });
       assert.deepEqual(itemOf(answer), { name: "greet", kind: "function", ...at(greetDef) });
       assert.deepEqual(callsOf(answer, "calls"), [
-        // A call at the top level of a module comes from the module itself.
-        {
-          name: "(module) main.py",
-          kind: "module",
-          file: MAIN,
-          line: 1,
-          column: 1,
-          callSites: [pos(await ws.within(MAIN, CJK_LINE, "greet"))],
-        },
         {
           name: "greet_all",
           kind: "function",
           ...at(await ws.within(GREETING, "def greet_all", "greet_all")),
           callSites: [pos(await ws.within(GREETING, "[greet(", "greet"))],
+        },
+        // A call at the top level of a module comes from the module itself, named by its file.
+        {
+          name: "main.py",
+          kind: "module",
+          file: MAIN,
+          line: 1,
+          column: 1,
+          callSites: [pos(await ws.within(MAIN, CJK_LINE, "greet"))],
         },
         {
           name: "report",
@@ -135,7 +135,7 @@ Deno.test("pyright answers read-only queries with exact locations", async (t) =>
         ...at(await ws.within(REPORT, "def report", "report")),
       });
       assert.deepEqual(callsOf(answer, "incoming").map((c) => [c.name, c.file]), [
-        ["(module) main.py", MAIN],
+        ["main.py", MAIN],
       ]);
       assert.deepEqual(callsOf(answer, "outgoing").map((c) => c.name), ["chorus", "greet"]);
     });

@@ -1,7 +1,7 @@
 // `query` never silently answers for another symbol, against the real typescript-language-server and
 // pyright: a container that does not exist is SYMBOL_NOT_FOUND naming the nearest symbols; a bare
 // name several symbols share answers a read for the first with a note programs can read, and refuses
-// an apply with AMBIGUOUS_SYMBOL (nothing written). Expected places come from text matches.
+// an edit, preview or apply, with AMBIGUOUS_SYMBOL (nothing written). Expected places come from text matches.
 import assert from "node:assert/strict";
 import { type Harness, harness, textOf } from "../helpers/session.ts";
 
@@ -106,20 +106,18 @@ Deno.test("typescript-language-server: a query names one symbol, or says which i
       assert.doesNotMatch(textOf(answer), /Note:/);
     });
 
-    await t.step(
-      "a rename preview of a shared name answers for the first, with the note",
-      async () => {
-        const preview = await h.ok({
-          action: "rename",
-          file: SHAPES,
-          query: "area",
-          new_name: "size",
-        });
-        assert.equal(preview.details.applied, false);
-        assert.equal(preview.details.ambiguous, true);
-        assert.deepEqual(preview.details.candidates, [base, circle]);
-      },
-    );
+    await t.step("a rename preview of a shared name is AMBIGUOUS_SYMBOL too", async () => {
+      const response = await h.ask({
+        action: "rename",
+        file: SHAPES,
+        query: "area",
+        new_name: "size",
+      });
+      assert.equal(response.ok, false, JSON.stringify(response));
+      if (response.ok) return;
+      assert.equal(response.error.code, "AMBIGUOUS_SYMBOL");
+      assert.deepEqual(response.error.data?.candidates, [base, circle]);
+    });
 
     await t.step(
       "a rename apply of a shared name is AMBIGUOUS_SYMBOL; nothing written",

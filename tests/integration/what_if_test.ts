@@ -273,7 +273,7 @@ for (const c of CASES) {
           action: "diagnostics",
           file: c.a,
           content: c.breaksImporter,
-          timeout: 1,
+          timeout_ms: 1,
         });
         if (answer.ok) {
           // Either nothing was heard in 1 ms, or the answer says what it could not compare.
