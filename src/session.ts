@@ -48,6 +48,8 @@ export interface SessionOptions {
    * programs may run there, and only when `sandboxed`.
    */
   trustedRoots?: string[];
+  /** What was set aside or repaired while opening (status lists them). */
+  notices?: string[];
 }
 
 /**
@@ -78,6 +80,7 @@ export class Session {
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
+      notices: () => options.notices ?? [],
     };
     this.#watcher = watcher;
   }
@@ -108,10 +111,12 @@ export class Session {
       readOnlyRoots: options.config.readOnlyRoots,
     });
     // The user's config adds and changes servers; a workspace's .lspgate.jsonc only settings.
-    options = {
-      ...options,
-      ...await configureServers(options.adapters, options.config, workspace),
-    };
+    const { notices, ...configured } = await configureServers(
+      options.adapters,
+      options.config,
+      workspace,
+    );
+    options = { ...options, ...configured, notices: [...options.notices ?? [], ...notices] };
     // Trust without a sandbox would let a repository's programs run unconfined: it is ignored.
     const trustedRoots = options.sandboxed
       ? await realFolders(options.trustedRoots ?? [], workspace.path)

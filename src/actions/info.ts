@@ -135,6 +135,7 @@ export const statusAction: ActionDef = defineAction({
           "its Python environment) are never run",
       `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
+      ...(s.notices?.() ?? []).map((n) => `note: ${n}`),
     ];
     const text = [...head, ...views.map(describe)].join("\n");
     return Promise.resolve({
@@ -149,6 +150,7 @@ export const statusAction: ActionDef = defineAction({
         trustedRoots: s.trustedRoots,
         changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,
+        notices: [...(s.notices?.() ?? [])],
         servers: views,
       },
     });

@@ -44,6 +44,8 @@ export interface SessionFacts {
    * client has none of its own (the daemon answers `status`).
    */
   changeTracking?(): ChangeTracking;
+  /** What the session set aside or repaired on its own (an ignored workspace config…). */
+  notices?(): readonly string[];
 }
 
 /** An action's answer: text for the model, details for programs. */
