@@ -111,8 +111,10 @@ async function apply(
   let done = 0;
   try {
     for (const step of record.steps) {
-      await options.checkFolder(stepTarget(step));
-      await run(step);
+      await on(stepTarget(step), async () => {
+        await options.checkFolder(stepTarget(step));
+        await run(step);
+      });
       done++;
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     }
@@ -147,10 +149,27 @@ function plannedStep(change: Change): Step {
   };
 }
 
+/** A failure while preparing or carrying out the step for `path`. */
+class StepFailure extends Error {
+  constructor(readonly path: string, override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** Runs `fn` for the step on `path`, naming the path in what it throws. */
+async function on<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw error instanceof StepFailure ? error : new StepFailure(path, error);
+  }
+}
+
 /** Writes every side file: new texts beside their targets, a link to every original replaced. */
 async function prepare(record: JournalRecord, texts: Map<Step, string>): Promise<void> {
   const inodes = new Map<string, number | null>();
-  for (const step of record.steps) {
+  for (const step of record.steps) await on(stepTarget(step), () => prepareStep(step));
+  async function prepareStep(step: Step): Promise<void> {
     if (step.kind === "replace") {
       await makeFolders(dirname(step.target), record);
       const before = await existing(step.target);
@@ -315,7 +334,8 @@ function checkRecord(record: JournalRecord, root: string): void {
   }
 }
 
-function failed(error: unknown, options: TransactOptions, tail: string): LspGateError {
+function failed(caught: unknown, options: TransactOptions, tail: string): LspGateError {
+  const error = caught instanceof StepFailure ? caught.cause : caught;
   const nothing = "Nothing was written: every file is as it was.";
   if (error instanceof LspGateError) {
     return new LspGateError(error.code, `${error.message} ${tail || nothing}`, error.data);
@@ -329,8 +349,7 @@ function failed(error: unknown, options: TransactOptions, tail: string): LspGate
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  const path = message.match(/'([^']+)'/)?.[1] ?? (error as { path?: string }).path;
-  const file = path ? options.relative(path.replace(/\/\.([^/]*)\.lspgate-[^/]*$/, "/$1")) : "";
+  const file = caught instanceof StepFailure ? options.relative(caught.path) : "";
   return new LspGateError(
     "EDIT_FAILED",
     `The edit could not be written${file ? ` (${file})` : ""}: ${message}. ` +
