@@ -47,9 +47,12 @@ export type JournalRecord = z.infer<typeof recordSchema>;
 export class ApplyJournal {
   private constructor(readonly path: string, readonly lockPath: string) {}
 
-  /** The journal of `root` (a real path); the runtime folder is created, private, if missing. */
-  static async of(root: string): Promise<ApplyJournal> {
-    const folder = await privateFolder();
+  /**
+   * The journal of `root` (a real path); the runtime folder is created, private, if missing (with
+   * `create: false`, a missing folder is NotFound: a process that may not write just looks).
+   */
+  static async of(root: string, { create = true } = {}): Promise<ApplyJournal> {
+    const folder = await privateFolder(create);
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(root));
     const hex = [...new Uint8Array(digest)].slice(0, 12)
       .map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -136,10 +139,10 @@ export class ApplyJournal {
 const held = new Map<string, Promise<void>>();
 
 /** The runtime folder, created 0700 if missing; one not this user's alone is refused. */
-async function privateFolder(): Promise<string> {
+async function privateFolder(create: boolean): Promise<string> {
   const folder = runtimeFolderPath();
   try {
-    await Deno.mkdir(folder, { mode: 0o700 });
+    if (create) await Deno.mkdir(folder, { mode: 0o700 });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }

@@ -63,8 +63,12 @@ export async function recoverRoot(
 
 /** Whether `root` has a journal left by an interrupted apply (read only, no lock taken). */
 export async function pendingJournal(root: string): Promise<boolean> {
-  const journal = await openJournal(root);
-  return (await journal?.read().catch(() => undefined)) !== undefined;
+  try {
+    return (await (await ApplyJournal.of(root, { create: false })).read()) !== undefined;
+  } catch {
+    // No runtime folder, no grant to look, or a journal not lspgate's: none this start can act on.
+    return false;
+  }
 }
 
 async function openJournal(root: string): Promise<ApplyJournal | undefined> {

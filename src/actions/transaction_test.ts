@@ -171,3 +171,30 @@ Deno.test("a journal that names a file outside its root, or is a symlink, is not
     await Deno.remove(outside);
   }
 });
+
+Deno.test("transact() first finishes an apply a killed process left in its root, and says so", async () => {
+  const root = await tree({ "a.ts": "a1", "b.ts": "b1" });
+  try {
+    const journal = await ApplyJournal.of(root);
+    const temp = join(root, ".b.ts.lspgate-00000000-0000-4000-8000-000000000001.tmp");
+    await Deno.writeTextFile(temp, "b2");
+    await journal.write({
+      version: 1,
+      root,
+      pid: 1,
+      startedAt: "2026-01-01T00:00:00.000Z",
+      phase: "committing",
+      steps: [{ kind: "replace", target: join(root, "b.ts"), temp }],
+      folders: [],
+    });
+    const note = await transact(
+      [{ kind: "write", path: join(root, "a.ts"), text: "a2" }],
+      options(root),
+    );
+    assert.match(note ?? "", /^An apply of 1 file\(s\) .* rolled forward/);
+    assert.deepEqual(await snapshot(root), { "a.ts": "a2", "b.ts": "b2" });
+    assert.equal(await journal.read(), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -7,6 +7,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REPO_ROOT } from "../helpers/program.ts";
 import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
+import { ApplyJournal } from "../../src/actions/apply_journal.ts";
+import { defaultConfig } from "../../src/config.ts";
+import { ADAPTERS, Session } from "../../mod.ts";
 
 /** A TypeScript project whose `greet` (lib.ts) is used by `users` files, some in `sub/`. */
 async function project(users: number, sub = "sub", inSub = 3): Promise<string> {
@@ -261,4 +264,94 @@ Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the
   }
   // The kills landed mid-apply often enough to prove something.
   assert.ok(torn >= 10, `only ${torn} of 20 kills left the tree half-renamed`);
+});
+
+Deno.test("a rename_file whose move cannot be made (onto another mount) puts the import updates back: EDIT_FAILED", async () => {
+  const root = await project(4);
+  const dest = join(root, "ro");
+  await Deno.mkdir(dest);
+  await sh("mount", "--bind", dest, dest);
+  try {
+    await sh("mount", "-o", "remount,ro,bind", dest);
+    const before = await snapshot(root);
+    const lspgate = new Lspgate(root);
+    let answer;
+    try {
+      const preview = await lspgate.ask({
+        id: 1,
+        action: "rename_file",
+        file: "lib.ts",
+        new_name: "ro/lib.ts",
+      });
+      // The server updates every import: those edits and the move are one transaction.
+      assert.ok((preview.details as { files: number }).files >= 5, JSON.stringify(preview));
+      answer = await lspgate.ask({
+        id: 2,
+        action: "rename_file",
+        file: "lib.ts",
+        new_name: "ro/lib.ts",
+        apply: true,
+      });
+    } finally {
+      await lspgate.close();
+    }
+    // The move is the last step: the import updates were renamed into place before it failed.
+    assertEditFailed(answer, /\(ro\/lib\.ts\): Invalid cross-device link/);
+    assert.deepEqual(await snapshot(root), before);
+  } finally {
+    await sh("umount", dest);
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("an interrupted apply is only announced to a read-only start, and finished by a start that may write", async () => {
+  const root = await project(1);
+  try {
+    const journal = await ApplyJournal.of(root);
+    const temp = join(root, ".u00.ts.lspgate-00000000-0000-4000-8000-000000000001.tmp");
+    await Deno.writeTextFile(temp, "export const v00 = 0;\n");
+    await journal.write({
+      version: 1,
+      root,
+      pid: 1,
+      startedAt: "2026-01-01T00:00:00.000Z",
+      phase: "committing",
+      steps: [{ kind: "replace", target: join(root, "u00.ts"), temp }],
+      folders: [],
+    });
+    const before = await snapshot(root);
+    const open = (role: "main" | "subagent", allowMutations: boolean) =>
+      Session.open({ root, role, allowMutations, adapters: ADAPTERS, config: defaultConfig() });
+    for (const [role, mutations] of [["subagent", true], ["main", false]] as const) {
+      const session = await open(role, mutations);
+      try {
+        const status = await session.handle({ id: 1, action: "status" });
+        assert.ok(status.ok);
+        assert.match(
+          (status.details.notices as string[])[0],
+          /is finished or undone by the next lspgate started here with --allow-mutations/,
+        );
+      } finally {
+        await session.close();
+      }
+      assert.deepEqual(await snapshot(root), before);
+    }
+    const session = await open("main", true);
+    try {
+      const status = await session.handle({ id: 1, action: "status" });
+      assert.ok(status.ok);
+      assert.match(status.details.recovered as string, /rolled forward/);
+      assert.match(status.content[0].text, /\nNote: An apply of 1 file\(s\) .* rolled forward/);
+      // Said once, in the next answer; status keeps listing it.
+      const again = await session.handle({ id: 2, action: "status" });
+      assert.ok(again.ok && again.details.recovered === undefined);
+      assert.match((again.details.notices as string[])[0], /rolled forward/);
+    } finally {
+      await session.close();
+    }
+    assert.equal(await Deno.readTextFile(join(root, "u00.ts")), "export const v00 = 0;\n");
+    assert.equal(await journal.read(), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
