@@ -92,14 +92,13 @@ async function apply(
     pid: Deno.pid,
     startedAt: new Date().toISOString(),
     phase: "preparing",
-    steps: changes.map(plannedStep),
+    steps: [],
     folders: [],
   };
+  const contents = await plan(changes, record.steps);
   await journal?.write(record);
-  const texts = new Map<Step, string>();
-  changes.forEach((c, i) => c.kind === "write" && texts.set(record.steps[i], c.text));
   try {
-    await prepare(record, texts);
+    await prepare(record, contents);
   } catch (error) {
     await discard(record);
     await journal?.clear();
@@ -129,6 +128,46 @@ async function apply(
   }
   await discard(record);
   await journal?.clear();
+}
+
+/** What a replace step writes: a new text, or the bytes of a file moved to another file system. */
+type Content = { text: string; modeOf?: string } | { copyOf: string };
+
+/**
+ * The steps of `changes` (pushed to `steps`) and what each replace step writes. A move onto
+ * another file system, which rename(2) cannot make, becomes a copy beside the destination and the
+ * original moved aside as a delete is: two steps of the same transaction.
+ */
+async function plan(changes: Change[], steps: Step[]): Promise<Map<Step, Content>> {
+  const contents = new Map<Step, Content>();
+  const pending = new Map<string, { text: string }>();
+  for (const change of changes) {
+    if (change.kind === "move" && await crossDevice(change.from, change.to)) {
+      const copy = plannedStep({ kind: "write", path: change.to, text: "" });
+      const text = pending.get(change.from);
+      contents.set(copy, text ? { ...text, modeOf: change.from } : { copyOf: change.from });
+      steps.push(copy, plannedStep({ kind: "delete", path: change.from }));
+      continue;
+    }
+    const step = plannedStep(change);
+    if (change.kind === "write") {
+      contents.set(step, { text: change.text });
+      pending.set(change.path, { text: change.text });
+    }
+    steps.push(step);
+  }
+  return contents;
+}
+
+/** Whether `from` is a file on another file system than the folder `to` goes to. */
+async function crossDevice(from: string, to: string): Promise<boolean> {
+  const source = await Deno.lstat(from).catch(() => undefined);
+  if (!source?.isFile || source.dev === null) return false;
+  for (let folder = dirname(to);; folder = dirname(folder)) {
+    const info = await Deno.stat(folder).catch(() => undefined);
+    if (info) return info.dev !== source.dev;
+    if (folder === dirname(folder)) return false;
+  }
 }
 
 /** The step a change becomes, its side-file names chosen now so the journal can name them. */
@@ -170,7 +209,7 @@ async function on<T>(path: string, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Writes every side file: new texts beside their targets, a link to every original replaced. */
-async function prepare(record: JournalRecord, texts: Map<Step, string>): Promise<void> {
+async function prepare(record: JournalRecord, contents: Map<Step, Content>): Promise<void> {
   const inodes = new Map<string, number | null>();
   for (const step of record.steps) await on(stepTarget(step), () => prepareStep(step));
   async function prepareStep(step: Step): Promise<void> {
@@ -179,12 +218,14 @@ async function prepare(record: JournalRecord, texts: Map<Step, string>): Promise
       const before = await existing(step.target);
       if (before) await keep(step.target, step.backup!);
       else step.backup = undefined;
-      const { ino } = await writeSide(
-        step.target,
-        new TextEncoder().encode(texts.get(step) ?? ""),
-        before,
-        step.temp,
-      );
+      const content = contents.get(step) ?? { text: "" };
+      // A file moved by copy keeps its own mode and owner.
+      const source = "copyOf" in content ? content.copyOf : content.modeOf;
+      const like = source ? await Deno.lstat(source) : before;
+      const bytes = "copyOf" in content
+        ? await Deno.readFile(content.copyOf)
+        : new TextEncoder().encode(content.text);
+      const { ino } = await writeSide(step.target, bytes, like, step.temp);
       inodes.set(step.target, ino);
     } else if (step.kind === "move") {
       step.ino = inodes.has(step.from) ? inodes.get(step.from)! : (await Deno.lstat(step.from)).ino;

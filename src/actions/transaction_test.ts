@@ -198,3 +198,28 @@ Deno.test("transact() first finishes an apply a killed process left in its root,
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("transact() moves a file onto another file system, its new text, mode and owner kept", async () => {
+  const root = await tree({ "a.ts": "a1", "b.ts": "b1" });
+  const other = join(root, "other");
+  await Deno.mkdir(other);
+  const mount = await new Deno.Command("mount", {
+    args: ["-t", "tmpfs", "-o", "size=1m", "tmpfs", other],
+  }).output();
+  assert.ok(mount.success, new TextDecoder().decode(mount.stderr));
+  try {
+    await Deno.chmod(join(root, "a.ts"), 0o640);
+    await Deno.chown(join(root, "a.ts"), 1234, 2345);
+    await transact([
+      { kind: "write", path: join(root, "a.ts"), text: "a2" },
+      { kind: "move", from: join(root, "a.ts"), to: join(other, "sub/a.ts") },
+      { kind: "move", from: join(root, "b.ts"), to: join(other, "b.ts") },
+    ], options(root));
+    assert.deepEqual(await snapshot(root), { "other/sub/a.ts": "a2", "other/b.ts": "b1" });
+    const a = await Deno.stat(join(other, "sub/a.ts"));
+    assert.deepEqual([a.mode! & 0o777, a.uid, a.gid], [0o640, 1234, 2345]);
+  } finally {
+    await new Deno.Command("umount", { args: [other] }).output();
+    await Deno.remove(root, { recursive: true });
+  }
+});

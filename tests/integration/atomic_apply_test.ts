@@ -266,38 +266,53 @@ Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the
   assert.ok(torn >= 10, `only ${torn} of 20 kills left the tree half-renamed`);
 });
 
-Deno.test("a rename_file whose move cannot be made (onto another mount) puts the import updates back: EDIT_FAILED", async () => {
-  const root = await project(4);
-  const dest = join(root, "ro");
-  await Deno.mkdir(dest);
-  await sh("mount", "--bind", dest, dest);
+/** Previews and applies the move of lib.ts to `to`; the apply's answer. */
+async function renameFile(root: string, to: string): Promise<Record<string, unknown>> {
+  const lspgate = new Lspgate(root);
   try {
-    await sh("mount", "-o", "remount,ro,bind", dest);
+    const request = { action: "rename_file", file: "lib.ts", new_name: to };
+    const preview = await lspgate.ask({ id: 1, ...request });
+    // The server updates every import: those edits and the move are one transaction.
+    assert.ok((preview.details as { files: number }).files >= 5, JSON.stringify(preview));
+    return await lspgate.ask({ id: 2, ...request, apply: true });
+  } finally {
+    await lspgate.close();
+  }
+}
+
+Deno.test("a rename_file whose move cannot be made puts the import updates back: EDIT_FAILED", async () => {
+  const root = await project(4);
+  await sh("chattr", "+i", join(root, "lib.ts"));
+  try {
     const before = await snapshot(root);
-    const lspgate = new Lspgate(root);
-    let answer;
-    try {
-      const preview = await lspgate.ask({
-        id: 1,
-        action: "rename_file",
-        file: "lib.ts",
-        new_name: "ro/lib.ts",
-      });
-      // The server updates every import: those edits and the move are one transaction.
-      assert.ok((preview.details as { files: number }).files >= 5, JSON.stringify(preview));
-      answer = await lspgate.ask({
-        id: 2,
-        action: "rename_file",
-        file: "lib.ts",
-        new_name: "ro/lib.ts",
-        apply: true,
-      });
-    } finally {
-      await lspgate.close();
-    }
     // The move is the last step: the import updates were renamed into place before it failed.
-    assertEditFailed(answer, /\(ro\/lib\.ts\): Invalid cross-device link/);
+    assertEditFailed(
+      await renameFile(root, "moved/lib.ts"),
+      /\(moved\/lib\.ts\): Operation not permitted/,
+    );
     assert.deepEqual(await snapshot(root), before);
+  } finally {
+    await sh("chattr", "-i", join(root, "lib.ts"));
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a rename_file onto another mount moves the file (a copy, then the original removed)", async () => {
+  const root = await project(4);
+  const dest = join(root, "other");
+  await Deno.mkdir(dest);
+  await Deno.chmod(join(root, "lib.ts"), 0o640);
+  const lib = await Deno.readTextFile(join(root, "lib.ts"));
+  await sh("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", dest);
+  try {
+    const answer = await renameFile(root, "other/lib.ts");
+    assert.equal(answer.ok, true, JSON.stringify(answer));
+    const after = await snapshot(root);
+    assert.equal(after.get("other/lib.ts"), lib);
+    assert.equal(after.has("lib.ts"), false);
+    assert.equal((await Deno.stat(join(dest, "lib.ts"))).mode! & 0o777, 0o640);
+    assert.match(after.get("u00.ts")!, /from "\.\/other\/lib"/);
+    assert.deepEqual([...after.keys()].filter((f) => f.includes(".lspgate-")), []);
   } finally {
     await sh("umount", dest);
     await Deno.remove(root, { recursive: true });
