@@ -44,11 +44,19 @@ export async function openJournal(root: string): Promise<ApplyJournal | undefine
   try {
     return await ApplyJournal.of(root);
   } catch (error) {
-    // No grant for the runtime folder: the apply is still all or nothing in this process.
+    // No grant for the runtime folder, or one open to others (a journal there could be read or
+    // planted): the apply is still all or nothing in this process, only not across a crash.
     if (error instanceof Deno.errors.NotCapable) return undefined;
+    if (error instanceof LspGateError && error.code === "PERMISSION_DENIED") {
+      if (!warned) console.error(`lspgate: applies keep no crash journal: ${error.message}`);
+      warned = true;
+      return undefined;
+    }
     throw error;
   }
 }
+
+let warned = false;
 
 /**
  * Finishes (rolls forward) an apply a killed process left in `committing`, or, if a step cannot

@@ -223,3 +223,22 @@ Deno.test("transact() moves a file onto another file system, its new text, mode 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("transact() in a runtime folder open to others writes no journal there, and still applies", async () => {
+  const root = await tree({ "a.ts": "a1" });
+  const runtime = await Deno.makeTempDir();
+  const saved = Deno.env.get("XDG_RUNTIME_DIR");
+  Deno.env.set("XDG_RUNTIME_DIR", runtime);
+  try {
+    await Deno.mkdir(join(runtime, "lspgate"), { mode: 0o755 });
+    await Deno.chmod(join(runtime, "lspgate"), 0o755);
+    await transact([{ kind: "write", path: join(root, "a.ts"), text: "a2" }], options(root));
+    assert.deepEqual(await snapshot(root), { "a.ts": "a2" });
+    assert.deepEqual([...Deno.readDirSync(join(runtime, "lspgate"))], []);
+  } finally {
+    if (saved === undefined) Deno.env.delete("XDG_RUNTIME_DIR");
+    else Deno.env.set("XDG_RUNTIME_DIR", saved);
+    await Deno.remove(runtime, { recursive: true });
+    await Deno.remove(root, { recursive: true });
+  }
+});
