@@ -218,6 +218,9 @@ Deno.test("a rename with an immutable target puts back the files replaced before
 
 Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the next start all old or all new", async () => {
   const root = await project(39);
+  // A runtime folder of its own: the journal is this test's alone, whatever else runs here.
+  const runtime = await Deno.makeTempDir({ prefix: "lspgate_runtime_" });
+  const env = { XDG_RUNTIME_DIR: runtime };
   const old = await snapshot(root);
   const names = [...old.keys()].filter((f) => f.endsWith(".ts"));
   assert.equal(names.length, 40);
@@ -226,7 +229,7 @@ Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the
     for (let round = 0; round < 20; round++) {
       await write(root, 39);
       // Renames paced by the test hook, so a kill lands between two of them.
-      const lspgate = new Lspgate(root, [], { LSPGATE_TEST_APPLY_PAUSE_MS: "20" });
+      const lspgate = new Lspgate(root, [], { ...env, LSPGATE_TEST_APPLY_PAUSE_MS: "20" });
       const changed = async () => {
         let n = 0;
         for (const f of names) if ((await Deno.readTextFile(join(root, f))) !== old.get(f)) n++;
@@ -248,7 +251,7 @@ Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the
       const atKill = await changed();
       if (atKill > 0 && atKill < names.length) torn++;
       // The next start finishes (or undoes) it, and says so.
-      const next = new Lspgate(root, ["--no-servers"]);
+      const next = new Lspgate(root, ["--no-servers"], env);
       const status = await next.ask({ id: 1, action: "status" });
       const stderr = await next.close();
       const after = await changed();
@@ -268,6 +271,7 @@ Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the
     }
   } finally {
     await Deno.remove(root, { recursive: true });
+    await Deno.remove(runtime, { recursive: true });
   }
   // The kills landed mid-apply often enough to prove something.
   assert.ok(torn >= 10, `only ${torn} of 20 kills left the tree half-renamed`);
