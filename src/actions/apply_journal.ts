@@ -95,16 +95,26 @@ export class ApplyJournal {
     }
     checkPrivateFile(this.path, info);
     const file = await Deno.open(this.path, { read: true });
+    let text: string;
     try {
       if (!sameFile(await file.stat(), info)) throw notPrivate(this.path);
-      const text = await new Response(file.readable).text();
-      const parsed = recordSchema.safeParse(JSON.parse(text));
-      if (!parsed.success) throw notPrivate(this.path);
-      return parsed.data;
-    } catch (error) {
-      if (error instanceof SyntaxError) throw notPrivate(this.path);
-      throw error;
+      const decoder = new TextDecoder();
+      const buffer = new Uint8Array(64 * 1024);
+      text = "";
+      for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+        text += decoder.decode(buffer.subarray(0, n), { stream: true });
+      }
+      text += decoder.decode();
+    } finally {
+      file.close();
     }
+    try {
+      const parsed = recordSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // Not JSON: not a journal lspgate wrote.
+    }
+    throw notPrivate(this.path);
   }
 
   /** Writes `record` atomically (a new file renamed over the journal; no link is followed). */

@@ -146,7 +146,7 @@ Deno.test("recoverRoot() rolls a journal left while preparing back, and one left
   }
 });
 
-Deno.test("a journal that names a file outside its root, or is a symlink, is not acted on", async () => {
+Deno.test("a journal that names a file outside its root, is a symlink, not JSON or open to others is not acted on", async () => {
   const root = await tree({ "a.ts": "a1" });
   const outside = await Deno.makeTempFile();
   try {
@@ -164,6 +164,13 @@ Deno.test("a journal that names a file outside its root, or is a symlink, is not
     assert.ok(await Deno.stat(outside));
     await journal.clear();
     await Deno.symlink(outside, journal.path);
+    await assert.rejects(recoverRoot(root, options(root)), /is not a file lspgate wrote/);
+    await Deno.remove(journal.path);
+    // Not JSON, or open to others: not one lspgate wrote either.
+    await Deno.writeTextFile(journal.path, "{", { mode: 0o600 });
+    await assert.rejects(recoverRoot(root, options(root)), /is not a file lspgate wrote/);
+    await Deno.writeTextFile(journal.path, "{}");
+    await Deno.chmod(journal.path, 0o644);
     await assert.rejects(recoverRoot(root, options(root)), /is not a file lspgate wrote/);
     await Deno.remove(journal.path);
   } finally {
