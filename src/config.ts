@@ -228,7 +228,7 @@ export function parseWorkspaceConfig(
     "~/.config/lspgate/config.jsonc): a repository does not choose what runs";
   for (const key of Object.keys(value)) {
     if (!WORKSPACE_TOP_KEYS.has(key)) {
-      const known = key in configSchema.shape;
+      const known = Object.hasOwn(configSchema.shape, key);
       problems.push({
         path: [key],
         message: known ? `not allowed in a workspace config; ${onlyUser}` : "unknown key",
@@ -250,7 +250,7 @@ export function parseWorkspaceConfig(
       if (!isObject(entry)) continue;
       for (const key of Object.keys(entry)) {
         if (WORKSPACE_SERVER_KEYS.has(key)) continue;
-        const known = key in serverSchema.shape;
+        const known = Object.hasOwn(serverSchema.shape, key);
         problems.push({
           path: ["servers", id, key],
           message: known ? `not allowed in a workspace config; ${onlyUser}` : "unknown key",

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "SYMBOL_NOT_FOUND",
   "AMBIGUOUS_SYMBOL",
   "EDIT_CONFLICT",
+  "EDIT_FAILED",
   "INTERNAL",
 ] as const;
 

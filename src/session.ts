@@ -9,6 +9,7 @@ import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
 import { configureServers } from "./servers/custom_adapter.ts";
+import { pendingJournal, recoverRoot } from "./actions/transaction.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
 import { defaultBudgetMiB } from "./servers/memory.ts";
 import { BudgetPool } from "./servers/budget.ts";
@@ -60,6 +61,8 @@ export interface SessionOptions {
   budget?: BudgetPool;
   /** The pid of the daemon serving this session, when one does (`status` shows it). */
   daemonPid?: number;
+  /** What was set aside or repaired while opening (status lists them). */
+  notices?: string[];
 }
 
 /**
@@ -71,6 +74,8 @@ export class Session {
   readonly facts: SessionFacts;
   #watcher: WorkspaceWatcher;
   readonly #isView: boolean;
+  /** Notices the next answer carries (an interrupted apply finished or undone at start). */
+  readonly #unsaid: string[] = [];
 
   private constructor(
     readonly workspace: WorkspaceRoot,
@@ -92,6 +97,7 @@ export class Session {
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
       ...(options.daemonPid !== undefined ? { daemonPid: options.daemonPid } : {}),
+      notices: () => options.notices ?? [],
     };
     this.#watcher = watcher;
   }
@@ -122,9 +128,16 @@ export class Session {
       readOnlyRoots: options.config.readOnlyRoots,
     });
     // The user's config adds and changes servers; a workspace's .lspgate.jsonc only settings.
+    const { notices, ...configured } = await configureServers(
+      options.adapters,
+      options.config,
+      workspace,
+    );
+    const recovered = await recoverApplies(workspace, options);
     options = {
       ...options,
-      ...await configureServers(options.adapters, options.config, workspace),
+      ...configured,
+      notices: [...options.notices ?? [], ...notices, ...recovered],
     };
     // Trust without a sandbox would let a repository's programs run unconfined: it is ignored.
     const trustedRoots = options.sandboxed
@@ -148,7 +161,9 @@ export class Session {
     const watcher = watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes), {
       onLost: () => manager.changesLost(),
     });
-    return new Session(workspace, manager, options, trustedRoots, watcher);
+    const session = new Session(workspace, manager, options, trustedRoots, watcher);
+    session.#unsaid.push(...recovered);
+    return session;
   }
 
   /** Answers one request object; never throws. */
@@ -200,7 +215,10 @@ export class Session {
         throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
       }
       await untilCancelled(this.#watcher.flush(), controller.signal, key);
-      const notes: ActionNote[] = [];
+      const notes: ActionNote[] = this.#unsaid.splice(0).map((text) => ({
+        text: `Note: ${text}`,
+        details: { recovered: text },
+      }));
       const result = answerIn(
         await this.#run(key, controller, notes, action.run.bind(action), input),
         reading,
@@ -284,6 +302,42 @@ export class Session {
     if (this.#isView) return;
     this.#watcher.stop();
     await this.manager.shutdownAll();
+  }
+}
+
+/**
+ * Finishes or undoes an apply a killed lspgate left halfway in this root (transaction.ts), when
+ * this session may write; otherwise only says one is pending. Its notices, empty when none.
+ */
+async function recoverApplies(
+  workspace: WorkspaceRoot,
+  options: SessionOptions,
+): Promise<string[]> {
+  try {
+    if (options.role !== "main" || !options.allowMutations) {
+      return await pendingJournal(workspace.path)
+        ? [
+          "An apply in this root was interrupted halfway; it is finished or undone by the next " +
+          "lspgate started here with --allow-mutations.",
+        ]
+        : [];
+    }
+    const note = await recoverRoot(workspace.path, {
+      relative: (p) => workspace.relative(p),
+      checkFolder: async (p) => {
+        const folder = p.slice(0, p.lastIndexOf("/"));
+        if ((await Deno.realPath(folder)) !== folder) {
+          throw new LspGateError("OUTSIDE_WORKSPACE", `${p} moved outside the workspace.`);
+        }
+      },
+    });
+    return note ? [note] : [];
+  } catch (error) {
+    const message = `An interrupted apply in this root could not be recovered: ${
+      toLspGateError(error).message
+    }`;
+    console.error(`lspgate: ${message}`);
+    return [message];
   }
 }
 

@@ -86,7 +86,9 @@ const POSITIONLESS = new Set([
 
 /** The canonical action name for any accepted spelling, or undefined. */
 export function canonicalAction(name: string): string | undefined {
-  return ACTION_ALIASES[name.toLowerCase().replace(/[-_\s]/g, "")];
+  const key = name.toLowerCase().replace(/[-_\s]/g, "");
+  // Own keys only: `constructor` is an inherited property of every object, not an action.
+  return Object.hasOwn(ACTION_ALIASES, key) ? ACTION_ALIASES[key] : undefined;
 }
 
 /**
@@ -94,12 +96,16 @@ export function canonicalAction(name: string): string | undefined {
  * error the caller should hear about, so both are kept and validation reports the extra one.
  */
 export function normalizeRequest(raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keys are the caller's: looked up as own keys only (`constructor`, `__proto__` are fields like
+  // any other, to be refused by name), gathered in a Map and copied out as own data properties.
+  const fields = new Map<string, unknown>();
   for (const [key, value] of Object.entries(raw)) {
-    const canonical = FIELD_ALIASES[key] ?? key;
-    if (canonical in out || (canonical !== key && canonical in raw)) out[key] = value;
-    else out[canonical] = value;
+    const canonical = Object.hasOwn(FIELD_ALIASES, key) ? FIELD_ALIASES[key] : key;
+    if (fields.has(canonical) || (canonical !== key && Object.hasOwn(raw, canonical))) {
+      fields.set(key, value);
+    } else fields.set(canonical, value);
   }
+  const out: Record<string, unknown> = Object.fromEntries(fields);
   if (typeof out.action === "string") {
     const action = canonicalAction(out.action) ?? out.action;
     // Two aliases are one action with a fixed argument.
@@ -114,7 +120,9 @@ export function normalizeRequest(raw: Record<string, unknown>): Record<string, u
     } else {
       out.action = action;
       // Peers send line and character with every operation; these actions take no position.
-      if (typeof action === "string" && POSITIONLESS.has(action) && "operation" in raw) {
+      if (
+        typeof action === "string" && POSITIONLESS.has(action) && Object.hasOwn(raw, "operation")
+      ) {
         delete out.line;
         delete out.column;
       }

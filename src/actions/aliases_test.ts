@@ -55,3 +55,14 @@ Deno.test("normalizeRequest() takes ifClean for if_clean", () => {
     { action: "format", file: "a.ts", apply: true, if_clean: true },
   );
 });
+
+Deno.test("normalizeRequest() keeps fields named like Object's own properties as plain fields", () => {
+  const out = normalizeRequest(
+    JSON.parse('{"action":"status","constructor":1,"__proto__":{"a":1}}'),
+  );
+  assert.deepEqual(Object.keys(out), ["action", "constructor", "__proto__"]);
+  assert.equal(out.constructor, 1);
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  assert.equal(canonicalAction("constructor"), undefined);
+  assert.equal(canonicalAction("__proto__"), undefined);
+});

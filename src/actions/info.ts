@@ -145,6 +145,7 @@ export const statusAction: ActionDef = defineAction({
       describeMemory(memory),
       ...(s.daemonPid !== undefined ? [`served by the daemon (pid ${s.daemonPid})`] : []),
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
+      ...(s.notices?.() ?? []).map((n) => `note: ${n}`),
     ];
     const text = [...head, ...views.map(describe)].join("\n");
     return Promise.resolve({
@@ -164,6 +165,7 @@ export const statusAction: ActionDef = defineAction({
         memoryBudgetMiB: memory.budgetMiB ?? null,
         serversRssMiB: memory.totalMiB ?? null,
         ...(memory.over ? { overBudget: memory.over } : {}),
+        notices: [...(s.notices?.() ?? [])],
         servers: views,
       },
     });

@@ -48,6 +48,8 @@ export interface SessionFacts {
   changeTracking?(): ChangeTracking;
   /** The pid of the daemon that serves this session, when a daemon does. */
   daemonPid?: number;
+  /** What the session set aside or repaired on its own (an ignored workspace config…). */
+  notices?(): readonly string[];
 }
 
 /** An action's answer: text for the model, details for programs. */

@@ -6,6 +6,8 @@ import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { ActionContext } from "./types.ts";
 import { pathExists } from "../fs.ts";
+import { type Change, transact } from "./transaction.ts";
+import { dirname } from "node:path";
 
 /** One file's edits as `details.changes` shows them. */
 export interface FileChangeView {
@@ -141,19 +143,39 @@ export async function applyPlan(context: ActionContext, plan: EditPlan): Promise
     }
     results.push({ file, after: applyEdits(file.before, file.edits, plan.encoding) });
   }
-  for (const { file, after } of results) await context.workspace.writeText(file.path, after);
+  // All or nothing, also across a crash (transaction.ts): texts first, then file operations.
+  const write = (p: string) => context.workspace.resolve(p, { access: "write", mustExist: false });
+  const changes: Change[] = [];
+  for (const { file, after } of results) {
+    changes.push({ kind: "write", path: await write(file.path), text: after });
+  }
   for (const op of plan.operations) {
-    if (op.kind === "create") await context.workspace.writeText(op.path, "");
+    if (op.kind === "create") changes.push({ kind: "write", path: await write(op.path), text: "" });
     else if (op.kind === "delete") {
-      await Deno.remove(await context.workspace.resolve(op.path, { access: "write" }));
+      changes.push({
+        kind: "delete",
+        path: await context.workspace.resolve(op.path, { access: "write" }),
+      });
     } else if (op.kind === "rename" && op.target) {
-      // Both ends resolved again right before the move, as writeText does for content.
       const from = await context.workspace.resolve(op.path, { access: "write" });
-      const to = await context.workspace.resolve(op.target, { access: "write", mustExist: false });
-      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-      await Deno.rename(from, to);
+      changes.push({ kind: "move", from, to: await write(op.target) });
     }
   }
+  const recovered = await transact(changes, {
+    root: context.workspace.path,
+    relative: (p) => context.workspace.relative(p),
+    checkFolder: async (p) => {
+      // The folder is re-checked right before each rename, as writeText does.
+      const folder = dirname(p);
+      if ((await Deno.realPath(folder)) !== folder) {
+        throw new LspGateError(
+          "OUTSIDE_WORKSPACE",
+          `${context.workspace.relative(p)} moved outside the workspace ${context.workspace.path}.`,
+        );
+      }
+    },
+  });
+  if (recovered) context.notes?.push({ text: `Note: ${recovered}`, details: { recovered } });
   await context.manager.filesChanged([
     ...plan.files.map((f) => ({ path: f.path as string, type: 2 as const })),
     ...plan.operations.flatMap((op) =>

@@ -4,14 +4,13 @@ import type { Readable, Writable } from "node:stream";
 // type its modules as `any`; @ts-types names the declaration files.
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ACTIONS } from "../actions/table.ts";
 import type { Response } from "../session.ts";
 import { type Gate, handleWithProgress } from "./gate.ts";
+import { GuardedStdioTransport } from "./mcp_transport.ts";
 
 /** The one tool's name. */
 export const TOOL_NAME = "lsp";
@@ -289,7 +288,8 @@ export async function serveMcp(session: Gate, options: ServeMcpOptions = {}): Pr
   const ignore = () => {};
   stdout.on("error", ignore);
   try {
-    await server.connect(new StdioServerTransport(stdin, stdout));
+    // Our own framing: an oversize or malformed message is answered, not the end of the server.
+    await server.connect(new GuardedStdioTransport(stdin, stdout));
     await closed;
     return 0;
   } finally {

@@ -1,6 +1,7 @@
 // Reading and writing one already-vouched-for file; the checks around it live in workspace.ts.
 import { basename, dirname, join } from "node:path";
 import { LspGateError } from "../errors.ts";
+import { sideName } from "./temp_names.ts";
 
 /** Largest file readText() reads unless told otherwise (64 MiB). */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -64,31 +65,9 @@ export async function writeAtomic(
   bytes: Uint8Array,
   beforeRename: () => Promise<void>,
 ): Promise<void> {
-  const mode = await existingMode(path);
-  // Cut the name so a 255-byte file name still leaves room for the suffix.
-  const temp = join(
-    dirname(path),
-    `.${basename(path).slice(0, 80)}.lspgate-${crypto.randomUUID()}.tmp`,
-  );
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o666 });
+  const { temp } = await writeSide(path, bytes, await existing(path));
   let renamed = false;
   try {
-    try {
-      let written = 0;
-      while (written < bytes.length) written += await file.write(bytes.subarray(written));
-      await file.sync();
-      const info = await file.stat();
-      // The umask may have dropped bits the old file had; Deno has no fchmod.
-      if (mode !== undefined && ((info.mode ?? mode) & 0o7777) !== mode) {
-        const now = await Deno.lstat(temp);
-        if (!now.isFile || !sameFile(info, now)) {
-          throw new LspGateError("INTERNAL", `The temp file ${temp} was replaced while writing.`);
-        }
-        await Deno.chmod(temp, mode);
-      }
-    } finally {
-      file.close();
-    }
     await beforeRename();
     await Deno.rename(temp, path);
     renamed = true;
@@ -97,13 +76,70 @@ export async function writeAtomic(
   }
 }
 
-async function existingMode(path: string): Promise<number | undefined> {
+/**
+ * Writes `bytes` to a new side file beside `path` (created exclusively: a planted symlink is never
+ * followed), synced, with the permission bits and owner of `like` (the file it will replace) when
+ * given; named `temp` when given. Returns its path and inode; it is removed if anything fails.
+ */
+export async function writeSide(
+  path: string,
+  bytes: Uint8Array,
+  like: Deno.FileInfo | undefined,
+  temp = join(dirname(path), sideName(basename(path), "tmp")),
+): Promise<{ temp: string; ino: number | null }> {
+  const mode = like?.mode != null ? like.mode & 0o7777 : undefined;
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o666 });
+  let done = false;
+  try {
+    let written = 0;
+    while (written < bytes.length) written += await file.write(bytes.subarray(written));
+    await file.sync();
+    let info = await file.stat();
+    const check = async () => {
+      const now = await Deno.lstat(temp);
+      if (!now.isFile || !sameFile(info, now)) {
+        throw new LspGateError("INTERNAL", `The temp file ${temp} was replaced while writing.`);
+      }
+    };
+    // Another user's file keeps its owner (root may give it back; anyone else is refused).
+    if (
+      like && like.uid !== null && like.gid !== null &&
+      (info.uid !== like.uid || info.gid !== like.gid)
+    ) {
+      await check();
+      try {
+        await Deno.chown(temp, like.uid, like.gid);
+      } catch (error) {
+        throw new LspGateError(
+          "EDIT_FAILED",
+          `${path} is owned by uid ${like.uid} gid ${like.gid}, which lspgate cannot keep on a ` +
+            `rewritten file (${(error as Error).message}).`,
+          { path },
+        );
+      }
+      info = await file.stat();
+    }
+    // The umask (or chown, which clears set-id bits) may have dropped bits; Deno has no fchmod.
+    if (mode !== undefined && ((info.mode ?? mode) & 0o7777) !== mode) {
+      await check();
+      await Deno.chmod(temp, mode);
+    }
+    done = true;
+    return { temp, ino: info.ino };
+  } finally {
+    file.close();
+    if (!done) await Deno.remove(temp).catch(() => {});
+  }
+}
+
+/** What is at `path` now (not followed), or undefined when nothing is; a folder is refused. */
+export async function existing(path: string): Promise<Deno.FileInfo | undefined> {
   try {
     const info = await Deno.lstat(path);
     if (info.isDirectory) {
       throw new LspGateError("INVALID_INPUT", `${path} is a folder; only files can be written.`);
     }
-    return info.isFile && info.mode !== null ? info.mode & 0o7777 : undefined;
+    return info.isFile ? info : undefined;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

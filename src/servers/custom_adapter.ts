@@ -21,12 +21,23 @@ export async function configureServers(
   adapters: readonly Adapter[],
   config: LspGateConfig,
   workspace: WorkspaceRoot,
-): Promise<{ adapters: Adapter[]; config: LspGateConfig }> {
+): Promise<{ adapters: Adapter[]; config: LspGateConfig; notices: string[] }> {
   const known = [...new Set([...adapters.map((a) => a.id), ...Object.keys(config.servers)])];
-  const local = await readWorkspaceConfig(workspace, known);
+  const notices: string[] = [];
+  let local: WorkspaceConfig | undefined;
+  try {
+    local = await readWorkspaceConfig(workspace, known);
+  } catch (error) {
+    // A repository's config is the repository's input, not the user's: one lspgate refuses is
+    // ignored whole (with a note) rather than keeping lspgate from starting, whatever the role.
+    if (!(error instanceof LspGateError)) throw error;
+    notices.push(`${WORKSPACE_CONFIG} ignored: ${error.message}`);
+    console.error(`lspgate: ${notices[0]}`);
+  }
   return {
     adapters: configuredAdapters(adapters, config.servers, local),
     config: withWorkspaceConfig(config, local),
+    notices,
   };
 }
 
@@ -51,7 +62,10 @@ export function configuredAdapters(
     if (adapters.some((a) => a.id === id) || !entry.command) continue;
     if (!entry.extensions && !entry.filenames) continue;
     const custom = customAdapter(id, { ...entry, command: entry.command });
-    result.push(overridden(custom, undefined, workspace?.servers[id]));
+    const local = workspace && Object.hasOwn(workspace.servers, id)
+      ? workspace.servers[id]
+      : undefined;
+    result.push(overridden(custom, undefined, local));
   }
   return result;
 }

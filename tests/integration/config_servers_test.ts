@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { ADAPTERS, Session } from "../../mod.ts";
 import { parseConfig } from "../../src/config.ts";
 import { expectError, expectOk, locationsOf, textOf } from "../helpers/session.ts";
+import { Program } from "../helpers/program.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
 const KNOWN = { knownServers: ADAPTERS.map((a) => a.id) };
@@ -215,41 +216,75 @@ Deno.test("a workspace's .lspgate.jsonc changes a server's settings (CSS empty r
   }
 });
 
-Deno.test("a workspace's .lspgate.jsonc that sets a command is refused, naming file:line:key", async () => {
+Deno.test("a workspace's .lspgate.jsonc that sets a command is ignored with a note naming file:line:key", async () => {
   const ws = await TempWorkspace.copy("bash");
   await ws.write(
     ".lspgate.jsonc",
     `{\n  "servers": {\n    "bash": {\n      "command": ["./evil.sh"]\n    }\n  }\n}\n`,
   );
+  // Before: Session.open rejected, so lspgate did not start at all, whatever the role.
+  const session = await open(ws);
   try {
-    await assert.rejects(open(ws), (error: Error & { code?: string }) => {
-      assert.equal(error.code, "INVALID_INPUT");
-      assert.equal(
-        error.message,
-        `config ${ws.root}/.lspgate.jsonc:4: servers.bash.command: not allowed in a workspace ` +
-          "config; only your own config may set it (--config, or ~/.config/lspgate/config.jsonc): " +
-          "a repository does not choose what runs",
-      );
-      return true;
-    });
+    const status = expectOk(await session.handle({ id: 1, action: "status" }));
+    const note =
+      `.lspgate.jsonc ignored: config ${ws.root}/.lspgate.jsonc:4: servers.bash.command: ` +
+      "not allowed in a workspace config; only your own config may set it (--config, or " +
+      "~/.config/lspgate/config.jsonc): a repository does not choose what runs";
+    assert.deepEqual(status.details.notices, [note]);
+    assert.ok(textOf(status).includes(`note: ${note}`), textOf(status));
+    // The shipped command serves the file: the repository chose nothing that runs.
+    const symbols = expectOk(
+      await session.handle({ id: 2, action: "symbols", file: "main.sh" }),
+    );
+    assert.ok((symbols.details.symbols as unknown[]).length > 0, textOf(symbols));
+    const servers = expectOk(await session.handle({ id: 3, action: "servers" }));
+    assert.ok(!JSON.stringify(servers.details).includes("evil.sh"));
   } finally {
+    await session.close();
     await ws.remove();
   }
 });
 
-Deno.test("a workspace's .lspgate.jsonc that links outside the root is refused, unread", async () => {
+Deno.test("a workspace's .lspgate.jsonc that links outside the root is ignored, unread", async () => {
   const ws = await TempWorkspace.copy("bash");
   const outside = await Deno.makeTempFile({ suffix: ".jsonc" });
   await Deno.writeTextFile(outside, `{"timeoutMs": 60000}`);
   await Deno.symlink(outside, ws.path(".lspgate.jsonc"));
+  const session = await open(ws);
   try {
-    await assert.rejects(open(ws), (error: Error & { code?: string }) => {
-      assert.equal(error.code, "OUTSIDE_WORKSPACE");
-      assert.ok(!error.message.includes("60000"), error.message);
-      return true;
-    });
+    const status = expectOk(await session.handle({ id: 1, action: "status" }));
+    const [note] = status.details.notices as string[];
+    assert.match(note, /^\.lspgate\.jsonc ignored: .* is outside the workspace /);
+    assert.ok(!note.includes("60000") && !note.includes(outside), note);
+    assert.equal(session.options.config.timeoutMs, parseConfig("{}", "x", KNOWN).timeoutMs);
   } finally {
+    await session.close();
     await ws.remove();
     await Deno.remove(outside);
+  }
+});
+
+Deno.test("lspgate starts over a workspace whose .lspgate.jsonc it refuses, as a sub-agent too", async () => {
+  const ws = await TempWorkspace.copy("bash");
+  await ws.write(".lspgate.jsonc", `{"servers": {"bash": {"command": ["./evil.sh"]}}}`);
+  try {
+    for (const role of ["subagent", "main"]) {
+      const program = new Program(["--root", ws.root, "--role", role, "--no-servers"]);
+      try {
+        await program.send({ id: 1, action: "status" });
+        const [status] = await program.read(1);
+        assert.equal(status.ok, true, JSON.stringify(status));
+        const notices = (status.details as { notices: string[] }).notices;
+        assert.match(notices[0], /^\.lspgate\.jsonc ignored: config .*servers\.bash\.command/);
+        const { code, stderr } = await program.finish();
+        assert.equal(code, 0);
+        assert.ok(stderr.includes(`lspgate: ${notices[0]}`), stderr);
+      } catch (error) {
+        await program.kill();
+        throw error;
+      }
+    }
+  } finally {
+    await ws.remove();
   }
 });

@@ -97,6 +97,21 @@ Deno.test("bad requests get the error code that says what is wrong", async (t) =
       assert.match(message, /references/);
     });
 
+    await t.step("a field or action named like an Object property is named as sent", async () => {
+      const message = await h.fails(
+        JSON.parse('{"action":"status","constructor":1}'),
+        "INVALID_INPUT",
+      );
+      assert.equal(message, "status: unknown field constructor");
+      const action = await h.fails({ action: "constructor" }, "UNKNOWN_ACTION");
+      assert.match(action, /^unknown action `constructor`; one of: /);
+      const proto = await h.fails(
+        JSON.parse('{"action":"status","__proto__":{}}'),
+        "INVALID_INPUT",
+      );
+      assert.equal(proto, "status: unknown field __proto__");
+    });
+
     await t.step("the id of each request comes back on its answer", async () => {
       const answer = await h.session.handle({ id: "abc", action: "frobnicate" });
       assert.equal(answer.id, "abc");

@@ -1,0 +1,203 @@
+// The journal of a multi-file apply, in lspgate's private runtime folder: what an apply is about to
+// do, so that a process killed halfway leaves enough for the next one to finish it or undo it.
+// One journal and one lock file per workspace root; the lock (flock, released by the kernel when a
+// process dies) tells a journal whose apply is running from one whose process is gone.
+import { join } from "node:path";
+import { z } from "zod";
+import { LspGateError } from "../errors.ts";
+import { runtimeFolderPath, uid } from "../fs.ts";
+import { sameFile } from "../permissions/file_io.ts";
+
+const stepSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("replace"),
+    target: z.string(),
+    temp: z.string(),
+    backup: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal("move"),
+    from: z.string(),
+    to: z.string(),
+    backup: z.string().optional(),
+    ino: z.number().nullable(),
+  }),
+  z.object({ kind: z.literal("delete"), target: z.string(), backup: z.string() }),
+]);
+
+/** One step of an apply, in the order it is carried out. */
+export type Step = z.infer<typeof stepSchema>;
+
+const recordSchema = z.object({
+  version: z.literal(1),
+  root: z.string(),
+  pid: z.number(),
+  startedAt: z.string(),
+  /** `preparing`: side files being written, no target touched; `committing`: targets replaced. */
+  phase: z.enum(["preparing", "committing"]),
+  steps: z.array(stepSchema),
+  /** Folders the apply created (for a move or a new file), deepest last. */
+  folders: z.array(z.string()),
+});
+
+/** What a journal holds. */
+export type JournalRecord = z.infer<typeof recordSchema>;
+
+/** The journal and lock of one workspace root. */
+export class ApplyJournal {
+  private constructor(readonly path: string, readonly lockPath: string) {}
+
+  /**
+   * The journal of `root` (a real path); the runtime folder is created, private, if missing (with
+   * `create: false`, a missing folder is NotFound: a process that may not write just looks).
+   */
+  static async of(root: string, { create = true } = {}): Promise<ApplyJournal> {
+    const folder = await privateFolder(create);
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(root));
+    const hex = [...new Uint8Array(digest)].slice(0, 12)
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+    return new ApplyJournal(join(folder, `apply-${hex}.json`), join(folder, `apply-${hex}.lock`));
+  }
+
+  /**
+   * Runs `fn` holding this root's apply lock: another lspgate process applying in the same root
+   * waits, and a journal found under the lock belongs to no running apply.
+   */
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = held.get(this.lockPath) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => release = resolve);
+    const chain = previous.then(() => mine);
+    held.set(this.lockPath, chain);
+    await previous;
+    try {
+      const file = await openPrivate(this.lockPath);
+      try {
+        await file.lock(true);
+        return await fn();
+      } finally {
+        file.close();
+      }
+    } finally {
+      release();
+      if (held.get(this.lockPath) === chain) held.delete(this.lockPath);
+    }
+  }
+
+  /** The journal left here, or undefined; a journal that is not lspgate's own is refused. */
+  async read(): Promise<JournalRecord | undefined> {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(this.path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
+    checkPrivateFile(this.path, info);
+    const file = await Deno.open(this.path, { read: true });
+    let text: string;
+    try {
+      if (!sameFile(await file.stat(), info)) throw notPrivate(this.path);
+      const decoder = new TextDecoder();
+      const buffer = new Uint8Array(64 * 1024);
+      text = "";
+      for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+        text += decoder.decode(buffer.subarray(0, n), { stream: true });
+      }
+      text += decoder.decode();
+    } finally {
+      file.close();
+    }
+    try {
+      const parsed = recordSchema.safeParse(JSON.parse(text));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // Not JSON: not a journal lspgate wrote.
+    }
+    throw notPrivate(this.path);
+  }
+
+  /** Writes `record` atomically (a new file renamed over the journal; no link is followed). */
+  async write(record: JournalRecord): Promise<void> {
+    const temp = `${this.path}.${crypto.randomUUID()}.tmp`;
+    const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
+    try {
+      const bytes = new TextEncoder().encode(JSON.stringify(record));
+      let written = 0;
+      while (written < bytes.length) written += await file.write(bytes.subarray(written));
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    try {
+      await Deno.rename(temp, this.path);
+    } catch (error) {
+      await Deno.remove(temp).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Removes the journal (the apply is over, one way or the other). */
+  async clear(): Promise<void> {
+    await Deno.remove(this.path).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+}
+
+/** Lock files this process is using or waiting for, so its own applies queue without a thread. */
+const held = new Map<string, Promise<void>>();
+
+/** The runtime folder, created 0700 if missing; one not this user's alone is refused. */
+async function privateFolder(create: boolean): Promise<string> {
+  const folder = runtimeFolderPath();
+  try {
+    if (create) await Deno.mkdir(folder, { mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const info = await Deno.lstat(folder);
+  const me = uid();
+  if (!info.isDirectory || (me !== null && info.uid !== me) || ((info.mode ?? 0) & 0o077)) {
+    throw new LspGateError(
+      "PERMISSION_DENIED",
+      `The runtime folder ${folder} is not a private folder of this user (mode 0700, owned by ` +
+        `uid ${me}); remove it or set XDG_RUNTIME_DIR.`,
+      { path: folder },
+    );
+  }
+  return folder;
+}
+
+/** Opens (creating if missing) a file of the runtime folder, never through a symlink. */
+async function openPrivate(path: string): Promise<Deno.FsFile> {
+  try {
+    return await Deno.open(path, { read: true, write: true, createNew: true, mode: 0o600 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  const info = await Deno.lstat(path);
+  checkPrivateFile(path, info);
+  const file = await Deno.open(path, { read: true, write: true });
+  if (!sameFile(await file.stat(), info)) {
+    file.close();
+    throw notPrivate(path);
+  }
+  return file;
+}
+
+function checkPrivateFile(path: string, info: Deno.FileInfo): void {
+  const me = uid();
+  if (!info.isFile || (me !== null && info.uid !== me) || ((info.mode ?? 0) & 0o077)) {
+    throw notPrivate(path);
+  }
+}
+
+function notPrivate(path: string): LspGateError {
+  return new LspGateError(
+    "PERMISSION_DENIED",
+    `${path} is not a file lspgate wrote (a link, another user's, open to others, or not a ` +
+      "journal); it was left alone. Remove it to let applies in this root go on.",
+    { path },
+  );
+}

@@ -1,0 +1,266 @@
+// MCP over stdio, one JSON-RPC message a line, with our own framing. The SDK's stdio transport
+// closes itself when its read buffer passes 10 MiB (every later call then fails "Not connected")
+// and drops a line that is not JSON unanswered; here a message too large is skipped as it streams
+// in and answered with a JSON-RPC error under its id, a line that is not JSON gets a parse error,
+// and the server keeps serving, as the JSON-lines front end does.
+import type { Readable, Writable } from "node:stream";
+// @ts-types="@modelcontextprotocol/sdk/shared/transport"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/** Largest MCP message read (10 MiB, the SDK's own limit); a larger one is answered with an error. */
+export const MAX_MCP_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+/** A stdio Transport that survives oversize and malformed messages. */
+export class GuardedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  /** Set while skipping a message past the limit: what it says of its id so far. */
+  #skipping?: IdScanner;
+  #closed = false;
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly maxBytes = MAX_MCP_MESSAGE_BYTES,
+  ) {}
+
+  /** Starts reading stdin. */
+  start(): Promise<void> {
+    this.stdin.on("data", this.#onData);
+    this.stdin.on("error", this.#onError);
+    return Promise.resolve();
+  }
+
+  /** Writes one message as a line; resolves once the stream took it. */
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(JSON.stringify(message) + "\n")) resolve();
+      else this.stdout.once("drain", resolve);
+    });
+  }
+
+  /** Stops reading and says so once. */
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.stdin.off("data", this.#onData);
+    this.stdin.off("error", this.#onError);
+    if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.#chunks = [];
+    this.onclose?.();
+    return Promise.resolve();
+  }
+
+  #onError = (error: Error) => this.onerror?.(error);
+
+  #onData = (data: Uint8Array | string) => {
+    let chunk = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    while (chunk.length > 0) {
+      const newline = chunk.indexOf(NEWLINE);
+      const part = newline === -1 ? chunk : chunk.subarray(0, newline);
+      chunk = newline === -1 ? chunk.subarray(chunk.length) : chunk.subarray(newline + 1);
+      this.#take(part);
+      if (newline !== -1) this.#endLine();
+    }
+  };
+
+  #take(part: Uint8Array): void {
+    this.#size += part.length;
+    if (this.#skipping) {
+      this.#skipping.feed(part);
+      return;
+    }
+    if (this.#size > this.maxBytes) {
+      // Past the limit: what came so far and what follows only tell the id, then go.
+      this.#skipping = new IdScanner();
+      for (const held of this.#chunks) this.#skipping.feed(held);
+      this.#skipping.feed(part);
+      this.#chunks = [];
+      return;
+    }
+    // Copied: the stream may reuse its buffer.
+    this.#chunks.push(part.slice());
+  }
+
+  #endLine(): void {
+    const size = this.#size;
+    const skipped = this.#skipping;
+    const chunks = this.#chunks;
+    this.#chunks = [];
+    this.#size = 0;
+    this.#skipping = undefined;
+    if (skipped) {
+      this.#reply(skipped.id ?? null, -32600, tooLarge(size, this.maxBytes));
+      return;
+    }
+    const text = new TextDecoder().decode(concat(chunks, size)).replace(/\r$/, "");
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.#reply(null, -32700, `Parse error: ${(error as Error).message}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      const known = typeof id === "string" || typeof id === "number" ? id : null;
+      this.#reply(known, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+      return;
+    }
+    const invalid = invalidParams(parsed.data);
+    if (invalid !== undefined) {
+      this.#reply((parsed.data as { id: string | number }).id, -32602, invalid);
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  #reply(id: string | number | null, code: number, message: string): void {
+    // An error answers a request; `id: null` where the request's id could not be read.
+    this.send({ jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage)
+      .catch(() => {});
+  }
+}
+
+/**
+ * The SDK answers a request of a method it serves whose params break that method's schema
+ * (`tools/call` with `arguments: null`) with -32603 Internal error; such a request is the
+ * client's mistake: Invalid params, with what is wrong.
+ */
+const REQUESTS = new Map<
+  string,
+  { safeParse(value: unknown): { success: boolean; error?: unknown } }
+>(
+  [
+    ["initialize", InitializeRequestSchema],
+    ["tools/list", ListToolsRequestSchema],
+    ["tools/call", CallToolRequestSchema],
+  ],
+);
+
+function invalidParams(message: JSONRPCMessage): string | undefined {
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (id === undefined || typeof method !== "string") return undefined;
+  const schema = REQUESTS.get(method);
+  const checked = schema?.safeParse(message);
+  if (!checked || checked.success) return undefined;
+  const issues =
+    (checked.error as { issues?: { path: PropertyKey[]; message: string }[] }).issues ?? [];
+  const said = issues.map((i) => `${i.path.map(String).join(".")}: ${i.message}`).join("; ");
+  return `Invalid params for ${method}: ${said || "params do not match the method's schema"}`;
+}
+
+function tooLarge(size: number, max: number): string {
+  return `Invalid Request: the message is ${size} bytes, more than the ${max} bytes ` +
+    `(${max / 1024 / 1024} MiB) one message may be; it was not read. Send less (e.g. smaller ` +
+    "content or edits).";
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
+const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d;
+
+/**
+ * Finds the top-level `id` of a JSON object streamed past in pieces, keeping nothing else: how an
+ * oversize request's error is addressed to it.
+ */
+export class IdScanner {
+  /** The id, once read (a string or a number); undefined until then, or if it has none. */
+  id?: string | number;
+  #depth = 0;
+  #inString = false;
+  #escape = false;
+  #expectKey = false;
+  #key?: number[];
+  #lastKey?: string;
+  #value?: number[];
+  #done = false;
+
+  /** Reads the next bytes of the message. */
+  feed(bytes: Uint8Array): void {
+    for (const b of bytes) {
+      if (this.#done) return;
+      if (this.#inString) {
+        this.#key?.push(b);
+        this.#value?.push(b);
+        if (this.#escape) this.#escape = false;
+        else if (b === BACKSLASH) this.#escape = true;
+        else if (b === QUOTE) this.#endString();
+        continue;
+      }
+      if (this.#value) {
+        if (this.#depth === 1 && (b === COMMA || b === CLOSE_BRACE)) {
+          this.#endValue();
+          continue;
+        }
+        // An id is short; anything longer is not one lspgate could name.
+        if (this.#value.length > 256) this.#done = true;
+        this.#value.push(b);
+      }
+      if (b === QUOTE) {
+        this.#inString = true;
+        if (this.#depth === 1 && this.#expectKey) {
+          this.#key = [];
+          this.#expectKey = false;
+        }
+      } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
+        this.#depth++;
+        if (this.#depth === 1) this.#expectKey = b === OPEN_BRACE;
+      } else if (b === CLOSE_BRACE || b === CLOSE_BRACKET) {
+        this.#depth--;
+      } else if (b === COMMA && this.#depth === 1) {
+        this.#expectKey = true;
+      } else if (b === COLON && this.#depth === 1 && this.#lastKey !== undefined) {
+        if (this.#lastKey === "id") this.#value = [];
+        this.#lastKey = undefined;
+      }
+    }
+  }
+
+  #endString(): void {
+    this.#inString = false;
+    if (!this.#key) return;
+    this.#key.pop(); // The closing quote.
+    this.#lastKey = this.#key.length <= 8
+      ? new TextDecoder().decode(new Uint8Array(this.#key))
+      : "";
+    this.#key = undefined;
+  }
+
+  #endValue(): void {
+    const raw = new TextDecoder().decode(new Uint8Array(this.#value!)).trim();
+    this.#value = undefined;
+    this.#done = true;
+    try {
+      const id = JSON.parse(raw);
+      if (typeof id === "string" || typeof id === "number") this.id = id;
+    } catch {
+      // Not an id lspgate can echo.
+    }
+  }
+}
