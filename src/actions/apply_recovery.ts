@@ -79,15 +79,24 @@ export async function recover(
       "its temporary files were removed (rolled back).";
   } else {
     let next = await firstUndone(record.steps);
+    // Files another program changed since the crash keep that change: never overwritten.
+    const kept: string[] = [];
     try {
       for (; next < record.steps.length; next++) {
         const step = record.steps[next];
+        if (step.kind === "replace" && !(await stillOriginal(step.target, step.backup))) {
+          kept.push(options.relative(step.target));
+          continue;
+        }
         await options.checkFolder(stepTarget(step));
         await run(step);
       }
       await discard(record);
       note = `An apply of ${files} file(s) (${when}) was interrupted halfway; it was rolled ` +
-        "forward: every file now holds its new text.";
+        (kept.length
+          ? `forward, except ${kept.join(", ")}, changed by another program since: left as ` +
+            "that program wrote it (lspgate's new text for it was dropped)."
+          : "forward: every file now holds its new text.");
     } catch (error) {
       const leftover = await undo(record, next);
       if (leftover.length) {
@@ -101,6 +110,22 @@ export async function recover(
   await journal.clear();
   console.error(`lspgate: ${note}`);
   return note;
+}
+
+/**
+ * Whether `target` still holds what the interrupted apply kept of it (`backup`: a hard link, else
+ * a copy), or is still absent where the apply was to create it.
+ */
+async function stillOriginal(target: string, backup: string | undefined): Promise<boolean> {
+  const now = await Deno.lstat(target).catch(() => undefined);
+  if (backup === undefined) return now === undefined;
+  const kept = await Deno.lstat(backup).catch(() => undefined);
+  if (!now || !kept || !now.isFile) return false;
+  if (now.ino === kept.ino && now.dev === kept.dev) return true;
+  if ((kept.nlink ?? 1) > 1 || now.size !== kept.size) return false;
+  // A copy (no hard links there): the same bytes.
+  const [a, b] = await Promise.all([Deno.readFile(target), Deno.readFile(backup)]);
+  return a.every((byte, i) => byte === b[i]);
 }
 
 /** The index of the first step not carried out: steps are carried out in order. */

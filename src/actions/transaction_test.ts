@@ -184,14 +184,16 @@ Deno.test("transact() first finishes an apply a killed process left in its root,
   try {
     const journal = await ApplyJournal.of(root);
     const temp = join(root, ".b.ts.lspgate-00000000-0000-4000-8000-000000000001.tmp");
+    const backup = join(root, ".b.ts.lspgate-00000000-0000-4000-8000-000000000002.orig");
     await Deno.writeTextFile(temp, "b2");
+    await Deno.link(join(root, "b.ts"), backup);
     await journal.write({
       version: 1,
       root,
       pid: 1,
       startedAt: "2026-01-01T00:00:00.000Z",
       phase: "committing",
-      steps: [{ kind: "replace", target: join(root, "b.ts"), temp }],
+      steps: [{ kind: "replace", target: join(root, "b.ts"), temp, backup }],
       folders: [],
     });
     const note = await transact(
@@ -246,6 +248,48 @@ Deno.test("transact() in a runtime folder open to others writes no journal there
     if (saved === undefined) Deno.env.delete("XDG_RUNTIME_DIR");
     else Deno.env.set("XDG_RUNTIME_DIR", saved);
     await Deno.remove(runtime, { recursive: true });
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("recoverRoot() never overwrites a file another program changed after the crash", async () => {
+  const root = await tree({ "a.ts": "a1", "b.ts": "b1", "c.ts": "c1" });
+  try {
+    const journal = await ApplyJournal.of(root);
+    const side = (name: string, n: number, kind: string) =>
+      join(root, `.${name}.lspgate-00000000-0000-4000-8000-00000000000${n}.${kind}`);
+    // Killed before any rename; then another program rewrote b.ts (a new file, new inode).
+    const steps = [];
+    for (const [n, name] of ["a.ts", "b.ts", "c.ts"].entries()) {
+      await Deno.writeTextFile(side(name, n, "tmp"), `${name[0]}2`);
+      await Deno.link(join(root, name), side(name, n, "orig"));
+      steps.push({
+        kind: "replace" as const,
+        target: join(root, name),
+        temp: side(name, n, "tmp"),
+        backup: side(name, n, "orig"),
+      });
+    }
+    await journal.write({
+      version: 1,
+      root,
+      pid: 1,
+      startedAt: "2026-01-01T00:00:00.000Z",
+      phase: "committing",
+      steps,
+      folders: [],
+    });
+    await Deno.remove(join(root, "b.ts"));
+    await Deno.writeTextFile(join(root, "b.ts"), "b by another program");
+    const note = await recoverRoot(root, options(root));
+    assert.match(note ?? "", /rolled forward, except b\.ts, changed by another program since/);
+    assert.deepEqual(await snapshot(root), {
+      "a.ts": "a2",
+      "b.ts": "b by another program",
+      "c.ts": "c2",
+    });
+    assert.equal(await journal.read(), undefined);
+  } finally {
     await Deno.remove(root, { recursive: true });
   }
 });
