@@ -40,6 +40,10 @@ const ENV_READ = [
   "GOMODCACHE",
   "RUSTUP_HOME",
   "CARGO_HOME",
+  // The user's Go settings and the cache folder gopls's caches are in (src/servers/go_env.ts).
+  "GOENV",
+  "GOFLAGS",
+  "XDG_CACHE_HOME",
 ];
 
 /** Files looked at to learn which languages a workspace holds. */
