@@ -3,9 +3,11 @@
 // dependencies are the same sandboxed as unsandboxed. Each case runs the real lspgate over a
 // real server twice, `--sandbox bwrap` and `--sandbox none`, and compares the answers.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { locate } from "../helpers/locate.ts";
 import { hostileRepo, ok, runLspgate } from "../security/hostile.ts";
+import { TOOLS_DIR } from "../tools.ts";
+import { pathExists } from "../../src/fs.ts";
 
 const skip = Deno.env.get("LSPGATE_NO_BWRAP") === "1";
 
@@ -71,6 +73,130 @@ Deno.test({
       assert.equal((bwrap[2].locations as unknown[]).length, 3, JSON.stringify(bwrap[2]));
       assert.match(bwrap[3].text as string, /func \(t \*structtag\.Tags\) Len\(\) int/);
       assert.deepEqual(bwrap.map(comparable), none.map(comparable));
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  },
+});
+
+const PY_FILES = {
+  "pyproject.toml": '[project]\nname = "ws"\nversion = "0.1.0"\n',
+  "util.py": "def greet(name: str) -> str:\n    return name\n",
+  "main.py": "import json\n\nfrom util import greet\n\nprint(greet(json.dumps(1)))\n",
+};
+
+/** Python questions whose answers need the server running: a definition, a stdlib hover. */
+async function pythonAnswers(
+  root: string,
+  options: { path?: string; env?: Record<string, string>; flags?: string[] },
+  sandbox: string,
+) {
+  const main = await Deno.readTextFile(join(root, "main.py"));
+  const { lines } = await runLspgate(root, [
+    { id: 1, action: "definition", file: "main.py", ...locate(main, "greet(json") },
+    { id: 2, action: "hover", file: "main.py", ...locate(main, "dumps") },
+    { id: 3, action: "status" },
+  ], { ...options, flags: [...options.flags ?? [], "--sandbox", sandbox] });
+  return lines.map(ok);
+}
+
+/** The one Python server that answered, from `status`. */
+function pythonServer(details: Record<string, unknown>): { server: string; command?: string[] } {
+  const servers = details.servers as { server: string; command?: string[] }[];
+  assert.equal(servers.length, 1, JSON.stringify(servers));
+  return servers[0];
+}
+
+/** A virtualenv (made once, in lspgate's test tools folder) with basedpyright installed by pip. */
+async function basedpyrightVenv(): Promise<string> {
+  // At its real path: the scripts' #! lines name the path it was made at, and the sandbox shows
+  // real paths only (a link in the way is not recreated inside).
+  const venv = join(await Deno.realPath(TOOLS_DIR), "venv-basedpyright");
+  if (!(await pathExists(join(venv, "bin", "basedpyright-langserver")))) {
+    await run(dirname(venv), "python3", "-m", "venv", venv);
+    await run(venv, join(venv, "bin", "pip"), "install", "-q", "basedpyright==1.40.2");
+  }
+  return await Deno.realPath(venv);
+}
+
+Deno.test({
+  name: "basedpyright installed with pip in a virtualenv starts under bubblewrap and answers " +
+    "as unconfined (its venv's python links to a Python outside the venv)",
+  ignore: skip,
+  async fn() {
+    const venv = await basedpyrightVenv();
+    const repo = await hostileRepo(PY_FILES);
+    const config = join(repo.base, "config.json");
+    await Deno.writeTextFile(config, `{"servers": {"basedpyright": {"preferred": true}}}\n`);
+    try {
+      const options = {
+        path: `${join(venv, "bin")}:${Deno.env.get("PATH")}`,
+        flags: ["--config", config],
+      };
+      const bwrap = await pythonAnswers(repo.root, options, "bwrap");
+      const none = await pythonAnswers(repo.root, options, "none");
+      const server = pythonServer(bwrap[2]);
+      assert.equal(server.server, "basedpyright");
+      assert.equal(server.command?.[0], join(venv, "bin", "basedpyright-langserver"));
+      assert.deepEqual(
+        (bwrap[0].locations as { file: string; line: number }[]).map((l) => [l.file, l.line]),
+        [["util.py", 1]],
+      );
+      assert.match(bwrap[1].text as string, /def dumps\(/);
+      assert.deepEqual(bwrap.slice(0, 2).map(comparable), none.slice(0, 2).map(comparable));
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  },
+});
+
+/** pyright installed only in a tools folder of lspgate's (LSPGATE_TOOLS_DIR), once. */
+async function pyrightToolsFolder(): Promise<string> {
+  const tools = join(TOOLS_DIR, "pyright-only");
+  if (!(await pathExists(join(tools, "node_modules", ".bin", "pyright-langserver")))) {
+    await Deno.mkdir(tools, { recursive: true });
+    await run(
+      tools,
+      "npm",
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefix",
+      tools,
+      "pyright@1.1.414",
+    );
+  }
+  return await Deno.realPath(tools);
+}
+
+Deno.test({
+  name: "pyright only in lspgate's tools folder, node reached through a link on PATH: starts " +
+    "under bubblewrap and answers as unconfined",
+  ignore: skip,
+  async fn() {
+    const tools = await pyrightToolsFolder();
+    const repo = await hostileRepo(PY_FILES);
+    try {
+      // A PATH with node and python3 (links in a folder of their own) and no pyright-langserver:
+      // the server's script names `#!/usr/bin/env node`, found through that folder inside too.
+      const bin = join(repo.base, "bin");
+      await Deno.mkdir(bin);
+      for (const name of ["node", "python3", "bwrap"]) {
+        const found = (await run(repo.base, "sh", "-c", `command -v ${name}`)).trim();
+        await Deno.symlink(await Deno.realPath(found), join(bin, name));
+      }
+      const options = { path: bin, env: { LSPGATE_TOOLS_DIR: tools } };
+      const bwrap = await pythonAnswers(repo.root, options, "bwrap");
+      const none = await pythonAnswers(repo.root, options, "none");
+      const server = pythonServer(bwrap[2]);
+      assert.equal(server.server, "pyright");
+      assert.ok(server.command?.[0].startsWith(tools), server.command?.[0]);
+      assert.deepEqual(
+        (bwrap[0].locations as { file: string; line: number }[]).map((l) => [l.file, l.line]),
+        [["util.py", 1]],
+      );
+      assert.match(bwrap[1].text as string, /def dumps\(/);
+      assert.deepEqual(bwrap.slice(0, 2).map(comparable), none.slice(0, 2).map(comparable));
     } finally {
       await Deno.remove(repo.base, { recursive: true });
     }
