@@ -1,0 +1,73 @@
+// No repository code runs inside a server for a root the user has not trusted (issue 15, item 4):
+// code a repository ships that a server would execute — Deno lint plugins, Biome plugins — is
+// turned off through the server's own settings, under every sandbox mode. Each case's repository
+// code would put a marker into the answer (or leave one outside); it never appears. A trusted
+// root (sandboxed) runs it, which shows the marker would be seen.
+import assert from "node:assert/strict";
+import { hostileRepo, markers, ok, runLspgate, SECRET } from "./hostile.ts";
+
+/** A Deno lint plugin that reports a marker on every file, and the outside secret if it can read it. */
+const DENO_PLUGIN = `let said = "PLUGIN-RAN";
+try { said += " " + Deno.readTextFileSync("$OUTSIDE/secret.txt"); } catch { /* sandboxed */ }
+const plugin: Deno.lint.Plugin = {
+  name: "evil",
+  rules: {
+    marker: {
+      create(context) {
+        return { Program(node) { context.report({ node, message: said }); } };
+      },
+    },
+  },
+};
+export default plugin;
+`;
+
+const denoFiles = {
+  "deno.json": `{"lint": {"plugins": ["./tools/plugin.ts"]}}\n`,
+  "tools/plugin.ts": DENO_PLUGIN,
+  "main.ts": "export const answer = 42;\n",
+};
+
+async function denoDiagnostics(root: string, flags: string[]) {
+  const run = await runLspgate(root, [
+    { id: 1, action: "diagnostics", file: "main.ts" },
+    { id: 2, action: "status" },
+  ], { flags });
+  const text = JSON.stringify(run.lines[0]);
+  const servers = ok(run.lines[1]).servers as { server: string; note?: string }[];
+  return { ...run, text, deno: servers.find((s) => s.server === "deno") };
+}
+
+for (const sandbox of ["auto", "none"]) {
+  Deno.test(`deno.json lint plugins (sandbox ${sandbox}): the repository's plugin never runs in deno lsp; status says why linting is off`, async () => {
+    const repo = await hostileRepo(denoFiles);
+    await Deno.writeTextFile(`${repo.outside}/secret.txt`, SECRET);
+    try {
+      const { lines, text, stdout, stderr, deno } = await denoDiagnostics(repo.root, [
+        "--sandbox",
+        sandbox,
+      ]);
+      const files = ok(lines[0]).files as { file: string; status: string }[];
+      assert.deepEqual(files.map((f) => [f.file, f.status]), [["main.ts", "ok"]]);
+      assert.ok(!text.includes("PLUGIN-RAN"), `the plugin ran: ${text}`);
+      assert.ok(!stdout.includes(SECRET) && !stderr.includes(SECRET), "the secret leaked");
+      assert.match(deno?.note ?? "", /deno lint off: deno\.json names lint plugins/);
+      assert.deepEqual(await markers(repo.outside), ["secret.txt"]);
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  });
+}
+
+Deno.test("deno.json lint plugins in a trusted root run, sandboxed: the marker shows (the test can see it)", async () => {
+  const repo = await hostileRepo(denoFiles);
+  await Deno.writeTextFile(`${repo.outside}/secret.txt`, SECRET);
+  try {
+    const { text, stdout } = await denoDiagnostics(repo.root, ["--trust", "--sandbox", "bwrap"]);
+    assert.match(text, /PLUGIN-RAN/);
+    // Sandboxed, it still cannot read outside the root.
+    assert.ok(!stdout.includes(SECRET), "the secret leaked from a trusted root's plugin");
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
