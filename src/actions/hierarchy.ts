@@ -95,7 +95,7 @@ async function callHierarchy(
   });
   if (!items?.length) {
     return {
-      text: `No callable symbol at ${position.label}.` + readinessNote(ready),
+      text: `No callable symbol at ${position.label}.` + readinessNote(ready, doc.client),
       details: { item: null, calls: [], partial: !ready },
     };
   }
@@ -139,7 +139,7 @@ async function callHierarchy(
     parts.push(renderItems(`Calls ${plural(views.length, "function")}:`, views));
     details[direction === "both" ? "outgoing" : "calls"] = views;
   }
-  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready), details };
+  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready, doc.client), details };
 }
 
 function callAction(name: string, direction: Direction, summary: string): ActionDef {
@@ -184,7 +184,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
         });
         if (!items?.length) {
           return {
-            text: `No type at ${position.label}.` + readinessNote(ready),
+            text: `No type at ${position.label}.` + readinessNote(ready, doc.client),
             details: { types: [], partial: !ready },
           };
         }
@@ -202,7 +202,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
           plural(views.length, name === "supertypes" ? "supertype" : "subtype")
         } of ${items[0].name}:`;
         return {
-          text: renderItems(heading, views) + readinessNote(ready),
+          text: renderItems(heading, views) + readinessNote(ready, doc.client),
           details: { types: views, partial: !ready },
         };
       }),

@@ -5,7 +5,7 @@ import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
-import { readinessNote, waitForProject } from "./readiness.ts";
+import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 
@@ -22,22 +22,26 @@ export const hoverAction: ActionDef = defineAction({
       const method = "textDocument/hover";
       if (!doc.client.supports(method)) return notSupported("hover", doc.server, method);
       const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client, "file");
+      const waited = await waitForProject(context, doc.client, "file", doc.uri);
       const hover = await ask<proto.Hover | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
       });
+      // What the server said about loading, as of its answer.
+      const ready = waited && loadProblem(doc.client, "file", doc.uri) === undefined;
       const markdown = hover ? hoverMarkdown(hover.contents) : "";
       if (!markdown.trim()) {
         return {
-          text: `No hover information at ${position.label}.` + readinessNote(ready),
+          text: `No hover information at ${position.label}.` +
+            readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
           details: { text: "", range: null, partial: !ready },
         };
       }
       const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
       const bounded = boundText(markdown);
       return {
-        text: `Hover at ${position.label}:\n\n${bounded.text}` + readinessNote(ready),
+        text: `Hover at ${position.label}:\n\n${bounded.text}` +
+          readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
         details: { text: bounded.text, truncated: bounded.cut, range, partial: !ready },
       };
     }),
@@ -54,7 +58,7 @@ export const signatureAction: ActionDef = defineAction({
       const method = "textDocument/signatureHelp";
       if (!doc.client.supports(method)) return notSupported("signature", doc.server, method);
       const position = await resolvePosition(context, doc, input);
-      const ready = await waitForProject(context, doc.client, "file");
+      const ready = await waitForProject(context, doc.client, "file", doc.uri);
       const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -64,7 +68,7 @@ export const signatureAction: ActionDef = defineAction({
         return {
           text:
             `No signature at ${position.label} (is the position inside a call's parentheses?).` +
-            readinessNote(ready),
+            readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
           details: { signatures: [], partial: !ready },
         };
       }
@@ -78,7 +82,8 @@ export const signatureAction: ActionDef = defineAction({
         activeParameter: s.activeParameter ?? help.activeParameter ?? null,
       }));
       return {
-        text: boundText(signatureText(position.label, signatures)).text + readinessNote(ready),
+        text: boundText(signatureText(position.label, signatures)).text +
+          readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
         details: { signatures, partial: !ready },
       };
     }),

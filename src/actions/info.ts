@@ -24,6 +24,8 @@ export interface ServerView {
   /** Resident memory of the server process in MiB, where /proc can be read. */
   memoryMiB?: number;
   stderr?: string[];
+  /** The server said it could not load its project: its answers there are partial (why). */
+  projectProblem?: string;
 }
 
 function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean): ServerView {
@@ -46,6 +48,13 @@ function serverView(context: ActionContext, entry: ServerEntry, verbose: boolean
     const memory = residentMiB(info.pid);
     if (memory !== undefined) view.memoryMiB = memory;
     if (state.command.note) view.note = state.command.note;
+    const broken = Object.entries(info.brokenImports ?? {});
+    if (info.projectProblem !== undefined) view.projectProblem = info.projectProblem;
+    else if (broken.length) {
+      const [uri, message] = broken[0];
+      view.projectProblem = `${broken.length} file(s) with imports it could not resolve, e.g. ` +
+        `${context.workspace.relative(decodeURIComponent(new URL(uri).pathname))}: ${message}`;
+    }
     if (verbose) {
       view.command = state.command.command;
       view.stderr = info.stderr;
@@ -83,6 +92,9 @@ function describe(view: ServerView): string {
     view.memoryMiB !== undefined ? `${view.memoryMiB} MiB` : "",
     view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
     view.note ?? "",
+    view.projectProblem !== undefined
+      ? `could not load the project (answers partial): ${view.projectProblem}`
+      : "",
     view.reason ?? "",
   ].filter(Boolean);
   return `${view.server} for ${view.root}: ${facts.join(", ")}`;

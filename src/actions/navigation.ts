@@ -7,7 +7,7 @@ import { resolvePosition } from "./position.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
-import { readinessNote, waitForProject } from "./readiness.ts";
+import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -31,11 +31,13 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
         const position = await resolvePosition(context, doc, input);
         // Implementations are searched for across the workspace; the rest follow imports.
         const scope = name === "implementation" ? "workspace" : "file";
-        const ready = await waitForProject(context, doc.client, scope);
+        const waited = await waitForProject(context, doc.client, scope, doc.uri);
         const raw = await ask<RawLocations>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
         });
+        // What the server said about loading, as of its answer.
+        const ready = waited && loadProblem(doc.client, scope, doc.uri) === undefined;
         const locations = await toAgentLocations(
           context,
           rawLocations(raw),
@@ -47,14 +49,15 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           : position.label;
         if (locations.length === 0) {
           return {
-            text: `No ${noun} found for ${subject}.` + readinessNote(ready),
+            text: `No ${noun} found for ${subject}.` +
+              readinessNote(ready, doc.client, { scope, uri: doc.uri }),
             details: { locations: [], total: 0, truncated: false, partial: !ready },
           };
         }
         const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
         const rendered = renderLocations(heading, locations);
         return {
-          text: rendered.text + readinessNote(ready),
+          text: rendered.text + readinessNote(ready, doc.client, { scope, uri: doc.uri }),
           details: { ...rendered.details, partial: !ready },
         };
       }),
@@ -82,7 +85,7 @@ export const referencesAction: ActionDef = defineAction({
       if (!doc.client.supports(method)) return notSupported("references", doc.server, method);
       const position = await resolvePosition(context, doc, input);
       const includeDeclaration = input.include_declaration ?? true;
-      const ready = await waitForProject(context, doc.client, "workspace");
+      const waited = await waitForProject(context, doc.client, "workspace");
       const params = {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -95,6 +98,7 @@ export const referencesAction: ActionDef = defineAction({
         await doc.client.waitReady(context.readyTimeoutMs, context.signal);
         raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
       }
+      const ready = waited && loadProblem(doc.client, "workspace") === undefined;
       const locations = await toAgentLocations(
         context,
         sortLocations(raw),
@@ -104,7 +108,7 @@ export const referencesAction: ActionDef = defineAction({
       const subject = position.word ? `\`${position.word}\` at ${position.label}` : position.label;
       if (locations.length === 0) {
         return {
-          text: `No references found for ${subject}.` + readinessNote(ready),
+          text: `No references found for ${subject}.` + readinessNote(ready, doc.client),
           details: { locations: [], total: 0, truncated: false, partial: !ready },
         };
       }
@@ -114,7 +118,7 @@ export const referencesAction: ActionDef = defineAction({
       }${includeDeclaration ? " (declaration included)" : ""}:`;
       const rendered = renderLocations(heading, locations);
       return {
-        text: rendered.text + readinessNote(ready),
+        text: rendered.text + readinessNote(ready, doc.client),
         details: { ...rendered.details, partial: !ready },
       };
     }),
