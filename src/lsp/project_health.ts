@@ -53,7 +53,8 @@ export class ProjectHealth {
     const p = params as { health?: unknown; message?: unknown; type?: unknown } | undefined;
     if (method === "experimental/serverStatus") {
       // rust-analyzer: health is "ok" | "warning" | "error"; each status replaces the last.
-      const failed = p?.health === "error" || p?.health === "warning";
+      const failed = p?.health === "error" ||
+        (p?.health === "warning" && !sysrootOnly(p?.message));
       this.#status = failed ? reason(p?.message) ?? `health ${p?.health}` : undefined;
     } else if (method === "window/showMessage" && p?.type === ERROR) {
       this.#shown = reason(p.message) ?? this.#shown;
@@ -88,6 +89,17 @@ export class ProjectHealth {
   get problem(): string | undefined {
     return this.#status ?? this.#shown ?? this.#manifests.values().next().value;
   }
+}
+
+/**
+ * rust-analyzer warns "Failed to read Cargo metadata with dependencies for sysroot of …" whenever
+ * `cargo metadata --offline` cannot resolve the standard library's own dev-dependencies, sandboxed
+ * or not; it then loads the standard library without them, so the project is whole.
+ */
+function sysrootOnly(message: unknown): boolean {
+  if (typeof message !== "string") return false;
+  const failures = message.match(/Failed to [^\n]*/g) ?? [];
+  return failures.length > 0 && failures.every((line) => / for sysroot /.test(line));
 }
 
 function reason(message: unknown): string | undefined {

@@ -79,3 +79,25 @@ Deno.test("pyright: an import its environment lacks makes answers in that file p
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("rust-analyzer: a dependency cargo cannot resolve offline makes answers partial with its cargo metadata error, and status shows it", async () => {
+  const repo = await hostileRepo({
+    "Cargo.toml": '[package]\nname = "broken_deps"\nversion = "0.1.0"\nedition = "2021"\n\n' +
+      '[dependencies]\nlspgate-no-such-crate = "1"\n',
+    "src/lib.rs": "pub fn greet() -> i32 {\n    1\n}\n\npub fn user() -> i32 {\n    greet()\n}\n",
+  });
+  try {
+    const lib = await Deno.readTextFile(join(repo.root, "src/lib.rs"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "src/lib.rs", ...locate(lib, "greet()\n}") },
+      { id: 2, action: "status" },
+    ], { flags: ["--sandbox", "bwrap"] });
+    const { text, partial } = answer(lines[0]);
+    assert.equal(partial, true, text);
+    assert.match(text, /rust-analyzer could not load all of the project/);
+    assert.match(text, /cargo metadata.*lspgate-no-such-crate/);
+    assert.match(statusText(lines[1]), /could not load the project \(answers partial\): Failed/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
