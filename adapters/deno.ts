@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
-import { denoLintPlugins } from "../src/servers/deno_plugins.ts";
+import { denoLintPlugins } from "../src/servers/config_plugins.ts";
 import { onPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 

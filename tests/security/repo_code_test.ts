@@ -71,3 +71,72 @@ Deno.test("deno.json lint plugins in a trusted root run, sandboxed: the marker s
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+/** A GritQL plugin that reports a marker on every console.log. */
+const GRIT_PLUGIN = "language js\n\n`console.log($msg)` where {\n" +
+  '  register_diagnostic(span=$msg, message="GRIT-PLUGIN-RAN")\n}\n';
+
+const biomeFiles = {
+  "biome.json": `{"plugins": ["./tools/evil.grit"]}\n`,
+  "tools/evil.grit": GRIT_PLUGIN,
+  "main.js": 'console.log("hi");\n',
+};
+
+for (const sandbox of ["auto", "none"]) {
+  Deno.test(`biome.json plugins (sandbox ${sandbox}): Biome does not run for an untrusted root, and the diagnostics answer says why`, async () => {
+    const repo = await hostileRepo(biomeFiles);
+    try {
+      const { lines } = await runLspgate(repo.root, [
+        { id: 1, action: "diagnostics", file: "main.js" },
+      ], { flags: ["--sandbox", sandbox] });
+      const text = JSON.stringify(lines[0]);
+      assert.ok(!text.includes("GRIT-PLUGIN-RAN"), `the plugin ran: ${text}`);
+      const [file] = ok(lines[0]).files as { file: string; status: string; message?: string }[];
+      assert.equal(file.file, "main.js");
+      assert.match(file.message ?? "", /biome is not started: biome\.json names plugins/);
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  });
+}
+
+Deno.test("biome.json plugins in a trusted root run, sandboxed: the marker shows (the test can see it)", async () => {
+  const repo = await hostileRepo(biomeFiles);
+  try {
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "diagnostics", file: "main.js" },
+    ], { flags: ["--trust", "--sandbox", "bwrap"] });
+    assert.match(JSON.stringify(lines[0]), /GRIT-PLUGIN-RAN/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+for (const sandbox of ["auto", "none"]) {
+  Deno.test(`a YAML file naming its schema by URL (sandbox ${sandbox}): yaml-language-server fetches nothing, and says it could not load the schema`, async () => {
+    const hits: string[] = [];
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen() {} },
+      (request) => {
+        hits.push(request.url);
+        return new Response('{"type": "object", "properties": {"name": {"type": "number"}}}');
+      },
+    );
+    const url = `http://127.0.0.1:${server.addr.port}/schema.json`;
+    const repo = await hostileRepo({
+      "config.yaml": `# yaml-language-server: $schema=${url}\nname: hello\n`,
+    });
+    try {
+      const { lines } = await runLspgate(repo.root, [
+        { id: 1, action: "diagnostics", file: "config.yaml" },
+      ], { flags: ["--sandbox", sandbox] });
+      const text = JSON.stringify(lines[0]);
+      assert.deepEqual(hits, [], "the schema was fetched");
+      assert.match(text, /Unable to load schema from/);
+      assert.ok(!text.includes("Incorrect type"), text);
+    } finally {
+      await server.shutdown();
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  });
+}
