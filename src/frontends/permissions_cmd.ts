@@ -44,6 +44,9 @@ const ENV_READ = [
   "GOENV",
   "GOFLAGS",
   "XDG_CACHE_HOME",
+  // The Python a pyenv shim stands for, and pip --user's site (src/servers/runtime_paths.ts).
+  "PYENV_VERSION",
+  "PYTHONUSERBASE",
 ];
 
 /** Files looked at to learn which languages a workspace holds. */
