@@ -37,11 +37,29 @@ export function biomePlugins(root: string): Promise<string[]> {
   return configsNamingPlugins(root, "biome");
 }
 
-async function configsNamingPlugins(
+/**
+ * The workspace-relative Svelte configs under `root` (or `["…"]`): svelte-language-server imports
+ * svelte.config.js — the repository's JavaScript — for its preprocessors, whatever it holds.
+ */
+export function svelteConfigs(root: string): Promise<string[]> {
+  const names = ["svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"];
+  return findConfigs(root, names, () => Promise.resolve(true));
+}
+
+function configsNamingPlugins(
   root: string,
   server: keyof typeof PLUGIN_CONFIGS,
 ): Promise<string[]> {
   const { names, plugins } = PLUGIN_CONFIGS[server];
+  return findConfigs(root, names, (path) => namesPlugins(root, path, plugins));
+}
+
+/** Files named `names` under `root` (heavy folders skipped) that pass `test`, sorted. */
+async function findConfigs(
+  root: string,
+  names: string[],
+  test: (path: string) => Promise<boolean>,
+): Promise<string[]> {
   const found: string[] = [];
   const stack = [""];
   let seen = 0;
@@ -57,9 +75,7 @@ async function configsNamingPlugins(
       if (++seen > MAX_ENTRIES) return [...found, "…"];
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory && !DEFAULT_SKIPPED_FOLDERS.has(entry.name)) stack.push(path);
-      else if (
-        entry.isFile && names.includes(entry.name) && await namesPlugins(root, path, plugins)
-      ) {
+      else if (entry.isFile && names.includes(entry.name) && await test(path)) {
         found.push(path);
       }
     }

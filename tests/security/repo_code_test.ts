@@ -4,7 +4,10 @@
 // code would put a marker into the answer (or leave one outside); it never appears. A trusted
 // root (sandboxed) runs it, which shows the marker would be seen.
 import assert from "node:assert/strict";
-import { hostileRepo, markers, ok, runLspgate, SECRET } from "./hostile.ts";
+import { join } from "node:path";
+import { hostileRepo, markers, ok, pathWith, runLspgate, SECRET } from "./hostile.ts";
+import { TOOLS_DIR } from "../tools.ts";
+import { pathExists } from "../../src/fs.ts";
 
 /** A Deno lint plugin that reports a marker on every file, and the outside secret if it can read it. */
 const DENO_PLUGIN = `let said = "PLUGIN-RAN";
@@ -136,6 +139,53 @@ for (const sandbox of ["auto", "none"]) {
       assert.ok(!text.includes("Incorrect type"), text);
     } finally {
       await server.shutdown();
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  });
+}
+
+/** svelte-language-server, installed once into lspgate's test tools folder. */
+async function svelteServerBin(): Promise<string> {
+  const folder = join(TOOLS_DIR, "svelte");
+  const bin = join(folder, "node_modules", ".bin");
+  if (!(await pathExists(join(bin, "svelteserver")))) {
+    await Deno.mkdir(folder, { recursive: true });
+    const out = await new Deno.Command("npm", {
+      args: [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        folder,
+        "svelte-language-server@0.17.31",
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  }
+  return bin;
+}
+
+for (const sandbox of ["auto", "none"]) {
+  Deno.test(`svelte.config.js (sandbox ${sandbox}): svelte-language-server does not run it for an untrusted root, and says why`, async () => {
+    const bin = await svelteServerBin();
+    const repo = await hostileRepo({
+      "package.json": `{"name": "sv", "private": true, "type": "module"}\n`,
+      "svelte.config.js": `import fs from "node:fs";\n` +
+        `fs.writeFileSync("$OUTSIDE/marker-svelte-config", "ran");\nexport default {};\n`,
+      "src/App.svelte": '<script>\n  let name = "x";\n</script>\n\n<h1>{name}</h1>\n',
+    });
+    try {
+      const { lines } = await runLspgate(repo.root, [
+        { id: 1, action: "diagnostics", file: "src/App.svelte" },
+      ], { flags: ["--sandbox", sandbox], path: pathWith(bin) });
+      const failed = lines[0] as { ok: boolean; error?: { code: string; message: string } };
+      assert.equal(failed.ok, false, JSON.stringify(failed));
+      assert.equal(failed.error?.code, "SERVER_START_FAILED");
+      assert.match(failed.error?.message ?? "", /would run svelte\.config\.js/);
+      assert.deepEqual(await markers(repo.outside), []);
+    } finally {
       await Deno.remove(repo.base, { recursive: true });
     }
   });
