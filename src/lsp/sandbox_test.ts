@@ -503,7 +503,9 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      ["pyright-langserver", "--stdio"],
+      // By its real path, as lspgate runs it: a PATH folder of links (a tools folder's
+      // node_modules/.bin) is not bound, so bwrap could not find the program by name there.
+      [Deno.realPathSync(whichSync("pyright-langserver")), "--stdio"],
       {
         readOnlyPaths: [
           npmPackageDir("pyright-langserver", "pyright"),
@@ -523,7 +525,7 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      ["typescript-language-server", "--stdio"],
+      [Deno.realPathSync(whichSync("typescript-language-server")), "--stdio"],
       {
         readOnlyPaths: [
           npmPackageDir("typescript-language-server", "typescript-language-server"),
