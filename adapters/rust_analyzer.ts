@@ -152,9 +152,14 @@ async function cargoHome(): Promise<{ home: string; paths: string[] } | undefine
   const cargo = envGet("CARGO_HOME") ?? (home ? join(home, ".cargo") : undefined);
   if (!cargo) return undefined;
   const paths: string[] = [];
-  // config.toml may name a source replacement (a vendored or mirrored registry) cargo needs.
-  for (const name of ["registry", "git", "config.toml", "config"]) {
+  for (const name of ["registry", "git"]) {
     if (await pathExists(join(cargo, name))) paths.push(join(cargo, name));
+  }
+  // The config may name a source replacement (a vendored or mirrored registry) cargo needs; one
+  // that holds a registry token (allowed there, beside credentials.toml) is not shown.
+  for (const name of ["config.toml", "config"]) {
+    const text = await Deno.readTextFile(join(cargo, name)).catch(() => undefined);
+    if (text !== undefined && !/token|credential/i.test(text)) paths.push(join(cargo, name));
   }
   return paths.length ? { home: cargo, paths } : undefined;
 }
