@@ -101,3 +101,23 @@ Deno.test("rust-analyzer: a dependency cargo cannot resolve offline makes answer
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("clangd without compile commands: a header it cannot find makes answers in that file partial with its reason", async () => {
+  const repo = await hostileRepo({
+    "include/helper.h": "int helper(int x);\n",
+    "src/main.c": '#include "helper.h"\n\nint main(void) {\n  return helper(1);\n}\n',
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "src/main.c"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "diagnostics", file: "src/main.c" },
+      { id: 2, action: "definition", file: "src/main.c", ...locate(main, "helper(1)") },
+    ]);
+    // Without the header's folder on its include path, clangd "finds" only the implicit use.
+    const { text, partial } = answer(lines[1]);
+    assert.equal(partial, true, text);
+    assert.match(text, /clangd could not load all of the project.*'helper\.h' file not found/s);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
