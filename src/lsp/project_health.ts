@@ -1,7 +1,7 @@
 /**
  * Whether a server said it could not load its project, and why, from what it tells its client:
  * rust-analyzer's `experimental/serverStatus` with health "error" or "warning" and a message (a
- * failed `cargo metadata`), any server's `window/showMessage` of type Error, and errors a server
+ * failed `cargo metadata`), a `window/showMessage` of type Error about loading, errors a server
  * reports on a project manifest (gopls's failed `go list` on go.mod: a module it cannot find).
  *
  * Rationale (issue 15): a project that failed to load answered "No definition found" with
@@ -56,7 +56,7 @@ export class ProjectHealth {
       const failed = p?.health === "error" ||
         (p?.health === "warning" && !sysrootOnly(p?.message));
       this.#status = failed ? reason(p?.message) ?? `health ${p?.health}` : undefined;
-    } else if (method === "window/showMessage" && p?.type === ERROR) {
+    } else if (method === "window/showMessage" && p?.type === ERROR && aboutLoading(p.message)) {
       this.#shown = reason(p.message) ?? this.#shown;
     } else if (method === "textDocument/publishDiagnostics") {
       this.#manifest(params as { uri?: unknown; diagnostics?: unknown });
@@ -100,6 +100,17 @@ function sysrootOnly(message: unknown): boolean {
   if (typeof message !== "string") return false;
   const failures = message.match(/Failed to [^\n]*/g) ?? [];
   return failures.length > 0 && failures.every((line) => / for sysroot /.test(line));
+}
+
+/**
+ * Whether an error a server shows is about loading the project ("Error loading workspace", a
+ * failed `cargo metadata`), not about itself: rust-analyzer shows "overly long loop turn took …"
+ * as an error where its build has debug assertions.
+ */
+function aboutLoading(message: unknown): boolean {
+  if (typeof message !== "string" || /overly long loop turn/.test(message)) return false;
+  return /load|workspace|metadata|go list|package|project|module|cargo|environment|interpreter/i
+    .test(message);
 }
 
 function reason(message: unknown): string | undefined {

@@ -29,6 +29,11 @@ Deno.test("ProjectHealth keeps rust-analyzer's serverStatus error message until 
 Deno.test("ProjectHealth takes an Error showMessage and manifest errors, not warnings or other files", () => {
   const health = new ProjectHealth();
   health.observe("window/showMessage", { type: 2, message: "just a warning" });
+  // rust-analyzer's note on its own slowness is not about the project.
+  health.observe("window/showMessage", {
+    type: 1,
+    message: "overly long loop turn took 171ms (event handling took 69ms): PrimeCaches",
+  });
   health.observe("textDocument/publishDiagnostics", {
     uri: "file:///w/main.go",
     diagnostics: [{ severity: 1, message: "undefined: x", code: "UndeclaredName" }],
