@@ -14,7 +14,7 @@
 
 import { basename, dirname, join } from "node:path";
 import type { Adapter, ServerCommand } from "./adapter.ts";
-import { onPath, realPath } from "./find_binary.ts";
+import { onPath, realPath, serverPath } from "./find_binary.ts";
 import { env, pathExists } from "../fs.ts";
 
 /** Folders shown whole by every sandbox: what lies in them needs no binding of its own. */
@@ -34,7 +34,7 @@ export async function runtimeOf(
   for (let hop = 0; current && hop < MAX_HOPS; hop++) {
     const interpreter: string | undefined = await interpreterOf(current, workspace);
     if (!interpreter) break;
-    const found = await installationOf(interpreter);
+    const found = await installationOf(interpreter, workspace);
     paths.push(...found.paths);
     Object.assign(extra, found.env);
     current = found.program;
@@ -90,6 +90,7 @@ export async function interpreterOf(
  */
 export async function installationOf(
   interpreter: string,
+  workspace?: string,
 ): Promise<{ paths: string[]; env: Record<string, string>; program?: string }> {
   const paths: string[] = [];
   const venv = dirname(dirname(interpreter));
@@ -100,12 +101,19 @@ export async function installationOf(
   if (prefix) paths.push(prefix);
   // A link to it in a PATH folder of its own (`#!/usr/bin/env node` finds the link first).
   const folder = dirname(interpreter);
+  const found: Record<string, string> = {};
   if (!shim && real !== interpreter && !SYSTEM.some((dir) => interpreter.startsWith(dir))) {
     if (folder !== env("HOME") && folder.split("/").length > 2) paths.push(folder);
+    else {
+      // The link is in HOME itself, which is never shown: the real one's folder is searched last
+      // (after PATH as every server gets it: without folders inside the workspace).
+      const path = workspace === undefined ? undefined : await serverPath(workspace);
+      if (path !== undefined) found.PATH = `${path}:${dirname(real)}`;
+    }
   }
   const user = /python/.test(basename(real)) ? await pythonUserSite() : undefined;
   if (user) paths.push(...user.paths);
-  return { paths, env: user?.env ?? {}, program: real };
+  return { paths, env: { ...found, ...user?.env }, program: real };
 }
 
 /**

@@ -73,3 +73,30 @@ Deno.test("pyenvTarget() maps a pyenv shim to the global version's interpreter, 
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("runtimeOf() never shows a home folder whole: an interpreter linked from HOME shows only its own installation", async () => {
+  const base = await tree({
+    "home/.ssh/id_ed25519": "secret",
+    "opt/node-v20/bin/node": "\x7fELF",
+    "pkg/server.js": "#!/usr/bin/env node\n",
+  });
+  const saved = { PATH: Deno.env.get("PATH"), HOME: Deno.env.get("HOME") };
+  try {
+    // The user's PATH starts with HOME itself, where `node` links to the real one.
+    await Deno.symlink(join(base, "opt/node-v20/bin/node"), join(base, "home/node"));
+    Deno.env.set("HOME", join(base, "home"));
+    Deno.env.set("PATH", `${join(base, "home")}:${saved.PATH}`);
+    const runtime = await runtimeOf(join(base, "pkg/server.js"), "/nonexistent-workspace");
+    assert.deepEqual(runtime.paths, [join(base, "opt/node-v20")]);
+    // Found inside through PATH's last folder, the real one's, since HOME is not there.
+    assert.equal(
+      runtime.env.PATH,
+      `${join(base, "home")}:${saved.PATH}:${join(base, "opt/node-v20/bin")}`,
+    );
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value !== undefined) Deno.env.set(name, value);
+    }
+    await Deno.remove(base, { recursive: true });
+  }
+});
