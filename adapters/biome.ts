@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
+import { biomePlugins } from "../src/servers/config_plugins.ts";
 
 /**
  * Biome, as a linter beside the language server, for projects that configure it (biome.json):
@@ -29,6 +30,17 @@ export const biomeAdapter: Adapter = {
     "Install Biome: `npm install -D @biomejs/biome` (or `npm install -g @biomejs/biome`).",
   readiness: "immediate",
   async resolve({ root, workspace, configuredCommand, trusted }) {
+    // Biome has no setting that keeps linting but skips the GritQL and JavaScript plugins a
+    // biome.json names: for an untrusted root it does not run at all, and says why.
+    const plugins = trusted ? [] : await biomePlugins(workspace);
+    if (plugins.length) {
+      throw new LspGateError(
+        "SERVER_START_FAILED",
+        `biome is not started: ${plugins.join(", ")} names plugins (repository code), and the ` +
+          "root is not trusted (`--trust` runs them, sandboxed)",
+        { server: "biome", configs: plugins },
+      );
+    }
     if (configuredCommand) return { command: configuredCommand };
     const found = await findBinary("biome", { root, workspace, trusted });
     if (!found) {

@@ -1,5 +1,6 @@
 import { basename, dirname } from "node:path";
-import type { Adapter } from "../src/servers/adapter.ts";
+import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
+import { denoLintPlugins } from "../src/servers/config_plugins.ts";
 import { onPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
@@ -26,8 +27,9 @@ export const denoAdapter: Adapter = {
   settings: { deno: settings },
   // The upgrade check reaches the network, which a sandbox has not.
   env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
-  async resolve({ configuredCommand }) {
-    if (configuredCommand) return { command: configuredCommand };
+  async resolve({ workspace, configuredCommand, trusted }) {
+    const lint = trusted ? {} : await lintWithoutPlugins(workspace);
+    if (configuredCommand) return { command: configuredCommand, ...lint };
     // Running under Deno, the binary running us is a deno; a `deno compile` binary is not.
     const self = Deno.execPath();
     const deno = basename(self).startsWith("deno") ? self : await onPath("deno");
@@ -36,6 +38,28 @@ export const denoAdapter: Adapter = {
         server: "deno",
       });
     }
-    return { command: [deno, "lsp"], installDir: dirname(deno), note: `deno ${Deno.version.deno}` };
+    return {
+      command: [deno, "lsp"],
+      installDir: dirname(deno),
+      ...lint,
+      note: [`deno ${Deno.version.deno}`, lint.note].filter(Boolean).join("; "),
+    };
   },
 };
+
+/**
+ * Linting off where the workspace's Deno config names lint plugins: `deno lsp` would run that
+ * repository code, and has no setting that keeps linting but skips plugins.
+ */
+async function lintWithoutPlugins(
+  workspace: string,
+): Promise<Pick<ServerCommand, "initializationOptions" | "settings" | "note">> {
+  const configs = await denoLintPlugins(workspace);
+  if (!configs.length) return {};
+  return {
+    initializationOptions: { lint: false },
+    settings: { deno: { lint: false } },
+    note: `deno lint off: ${configs.join(", ")} names lint plugins (repository code), and the ` +
+      "root is not trusted",
+  };
+}

@@ -1,8 +1,8 @@
-import { dirname, join } from "node:path";
-import type { Adapter } from "../src/servers/adapter.ts";
+import { dirname } from "node:path";
+import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
 import { findBinary, onPath, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
-import { pathExists } from "../src/fs.ts";
+import { type GoSetup, goSetup } from "../src/servers/go_env.ts";
 
 const installHint = "Install gopls with Go: `go install golang.org/x/tools/gopls@latest` " +
   "(into a folder on PATH, e.g. GOBIN=~/.local/bin), or Debian's older `apt-get install gopls`. " +
@@ -10,7 +10,8 @@ const installHint = "Install gopls with Go: `go install golang.org/x/tools/gopls
 
 /**
  * gopls for Go modules and go.work workspaces. It runs `go list` to load packages, so it needs
- * the Go toolchain on PATH and, in the sandbox, GOROOT and the module cache bound read-only.
+ * the Go toolchain on PATH and, in the sandbox, GOROOT, the module cache and its own file cache
+ * bound read-only (src/servers/go_env.ts).
  * A repository chooses no toolchain: GOTOOLCHAIN=local keeps a go.mod's `toolchain` line from
  * downloading and running another Go, and GOPROXY=off keeps `go list` from fetching modules.
  */
@@ -40,13 +41,7 @@ export const goplsAdapter: Adapter = {
     }
     // <GOROOT>/bin/go, also when PATH holds a link to it (/usr/bin/go → /usr/lib/go-1.x/bin/go).
     const goroot = dirname(dirname(await realPath(go)));
-    const modcache = goModCache();
-    const readOnlyPaths = [goroot, ...(modcache && await pathExists(modcache) ? [modcache] : [])];
-    const env: Record<string, string> = {
-      GOROOT: goroot,
-      ...(modcache ? { GOMODCACHE: modcache } : {}),
-    };
-    if (configuredCommand) return { command: configuredCommand, readOnlyPaths, env };
+    if (configuredCommand) return withSetup(configuredCommand, await goSetup(goroot));
     const found = await findBinary("gopls", { root, workspace, trusted });
     if (!found) {
       throw new LspGateError(
@@ -55,31 +50,22 @@ export const goplsAdapter: Adapter = {
         { server: "gopls" },
       );
     }
+    const real = await realPath(found);
     return {
-      command: [found],
-      installDir: dirname(await realPath(found)),
-      readOnlyPaths,
-      env,
+      // GOROOT, the module cache and gopls's own caches, read-only; the user's GOFLAGS.
+      ...withSetup([found], await goSetup(goroot, real)),
+      installDir: dirname(real),
       note: `Go toolchain ${goroot}`,
     };
   },
 };
 
-/** The user's module cache: $GOMODCACHE, else $GOPATH/pkg/mod, else ~/go/pkg/mod. */
-function goModCache(): string | undefined {
-  const configured = env("GOMODCACHE");
-  if (configured) return configured;
-  const gopath = env("GOPATH")?.split(":")[0];
-  if (gopath) return join(gopath, "pkg", "mod");
-  const home = env("HOME");
-  return home ? join(home, "go", "pkg", "mod") : undefined;
-}
-
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    // Without --allow-env for this name it counts as unset.
-    return undefined;
-  }
+/** A command with what go_env.ts found; gopls reads its settings from both channels. */
+function withSetup(command: string[], setup: GoSetup): ServerCommand {
+  const { settings, ...rest } = setup;
+  return {
+    command,
+    ...rest,
+    ...(settings ? { initializationOptions: settings, settings: { gopls: settings } } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { Adapter } from "../src/servers/adapter.ts";
+import { withRuntime } from "../src/servers/runtime_paths.ts";
 import { astroAdapter } from "./astro.ts";
 import { basedpyrightAdapter } from "./basedpyright.ts";
 import { bashAdapter } from "./bash.ts";
@@ -47,8 +48,11 @@ export {
   yamlAdapter,
 };
 
-/** Every adapter lspgate ships, in no particular order (priority and markers decide). */
-export const ADAPTERS: readonly Adapter[] = [
+/**
+ * Every adapter lspgate ships, in no particular order (priority and markers decide); each found
+ * program's interpreter and its installation are shown to it in the sandbox (runtime_paths.ts).
+ */
+export const ADAPTERS: readonly Adapter[] = ([
   denoAdapter,
   typescriptAdapter,
   pyrightAdapter,
@@ -84,4 +88,4 @@ export const ADAPTERS: readonly Adapter[] = [
   astroAdapter,
   terraformAdapter,
   marksmanAdapter,
-];
+] as Adapter[]).map(withRuntime);

@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
-import type { Adapter, HierarchyItemText } from "../src/servers/adapter.ts";
+import type { Adapter, HierarchyItemText, ServerCommand } from "../src/servers/adapter.ts";
+import { installationOf, pyenvTarget } from "../src/servers/runtime_paths.ts";
 import { findBinary, onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
@@ -95,16 +96,23 @@ async function isFile(path: string): Promise<boolean> {
 
 /**
  * Settings that pin pyright to the user's Python (the first `python3` or `python` on PATH outside
- * the workspace), so a project's `venv` / `venvPath` or a `python` inside it is never executed.
+ * the workspace), so a project's `venv` / `venvPath` or a `python` inside it is never executed;
+ * and what running that Python reads, for the sandbox to show: pyright runs it for the stdlib and
+ * site-packages paths, and a pyenv shim (a bash script running pyenv) stands for the version it
+ * would run.
  */
-export async function userInterpreter(
-  workspace: string,
-): Promise<{ settings: Record<string, unknown>; note: string }> {
-  const python = await onPath("python3", workspace) ?? await onPath("python", workspace);
+export async function userInterpreter(workspace: string): Promise<
+  Pick<ServerCommand, "settings" | "note" | "readOnlyPaths" | "env">
+> {
+  const found = await onPath("python3", workspace) ?? await onPath("python", workspace);
+  const python = found ? await pyenvTarget(found) ?? found : undefined;
   // With no Python at all, an absolute path that does not exist makes pyright run nothing.
   const pythonPath = python ?? "/nonexistent/lspgate-no-python";
+  const runtime = python ? await installationOf(python) : { paths: [], env: {} };
   return {
     settings: { python: { pythonPath } },
+    readOnlyPaths: runtime.paths,
+    env: runtime.env,
     note: `Python: ${
       python ?? "none found"
     } (the project's own interpreter is not run: root not trusted)`,

@@ -1,4 +1,5 @@
 import { commandAdapter } from "../src/servers/command_adapter.ts";
+import { refusingProjectCode } from "../src/servers/project_code.ts";
 
 const ruby = {
   languages: { ".rb": "ruby", ".rake": "ruby", ".gemspec": "ruby", ".ru": "ruby" },
@@ -7,13 +8,19 @@ const ruby = {
 };
 
 /** Shopify's ruby-lsp. Untested here: written from its documentation. */
-export const rubyLspAdapter = commandAdapter({
-  id: "ruby-lsp",
-  tested: false,
-  command: ["ruby-lsp"],
-  ...ruby,
-  installHint: "Install ruby-lsp: `gem install ruby-lsp`.",
-});
+export const rubyLspAdapter = refusingProjectCode(
+  commandAdapter({
+    id: "ruby-lsp",
+    tested: false,
+    command: ["ruby-lsp"],
+    ...ruby,
+    installHint: "Install ruby-lsp: `gem install ruby-lsp`.",
+  }),
+  {
+    files: /^(Gemfile|gems\.rb)$/,
+    what: "runs Bundler on the Gemfile (Ruby)",
+  },
+);
 
 /** Solargraph, for Ruby where ruby-lsp is not installed. Untested here. */
 export const solargraphAdapter = commandAdapter({

@@ -125,6 +125,11 @@ async function rustToolchain(cargo: string): Promise<{
   };
   const real = await realPath(cargo);
   const readOnlyPaths = [dirname(real)];
+  const crates = await cargoHome();
+  if (crates) {
+    readOnlyPaths.push(...crates.paths);
+    env.CARGO_HOME = crates.home;
+  }
   if (basename(real) !== "rustup") return { readOnlyPaths, env };
   const home = envGet("HOME");
   const rustupHome = envGet("RUSTUP_HOME") ?? (home ? join(home, ".rustup") : undefined);
@@ -135,6 +140,28 @@ async function rustToolchain(cargo: string): Promise<{
   // A rust-toolchain.toml in the repository cannot choose the toolchain (or a folder of its own).
   if (toolchain) env.RUSTUP_TOOLCHAIN = toolchain;
   return { readOnlyPaths, env, rustupHome };
+}
+
+/**
+ * The user's CARGO_HOME (else ~/.cargo): its registry (index, downloaded crates, their sources),
+ * git checkouts and config, read-only, so `cargo metadata --offline` resolves the dependencies
+ * the user has already fetched. Its credentials are never shown.
+ */
+async function cargoHome(): Promise<{ home: string; paths: string[] } | undefined> {
+  const home = envGet("HOME");
+  const cargo = envGet("CARGO_HOME") ?? (home ? join(home, ".cargo") : undefined);
+  if (!cargo) return undefined;
+  const paths: string[] = [];
+  for (const name of ["registry", "git"]) {
+    if (await pathExists(join(cargo, name))) paths.push(join(cargo, name));
+  }
+  // The config may name a source replacement (a vendored or mirrored registry) cargo needs; one
+  // that holds a registry token (allowed there, beside credentials.toml) is not shown.
+  for (const name of ["config.toml", "config"]) {
+    const text = await Deno.readTextFile(join(cargo, name)).catch(() => undefined);
+    if (text !== undefined && !/token|credential/i.test(text)) paths.push(join(cargo, name));
+  }
+  return paths.length ? { home: cargo, paths } : undefined;
 }
 
 async function defaultToolchain(rustupHome: string): Promise<string | undefined> {

@@ -3,7 +3,8 @@ import { commandAdapter } from "../src/servers/command_adapter.ts";
 /**
  * yaml-language-server: syntax errors, and validation against a schema named in the file
  * (`# yaml-language-server: $schema=./schema.json`) or in `yaml.schemas`. It validates only
- * with `yaml.validate`, and reaches the network for the schema store unless told not to.
+ * with `yaml.validate`, and reaches the network for the schema store and for schemas named by URL
+ * unless told not to: both are off.
  */
 export const yamlAdapter = commandAdapter({
   id: "yaml",
@@ -24,5 +25,10 @@ export const yamlAdapter = commandAdapter({
       schemas: {},
     },
     redhat: { telemetry: { enabled: false } },
+    // A schema a file names by URL (`# yaml-language-server: $schema=https://…`) would be fetched
+    // on the repository's say, unsandboxed: every http(s) request goes to a proxy that is not
+    // there (port 1 of loopback: nothing listens there; port 0 would mean 80), so the fetch fails
+    // and nothing leaves.
+    http: { proxy: "http://127.0.0.1:1", proxyStrictSSL: true },
   },
 });

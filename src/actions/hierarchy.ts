@@ -159,7 +159,7 @@ async function callHierarchy(
   });
   if (!items?.length) {
     return {
-      text: `No callable symbol at ${position.label}.` + readinessNote(ready),
+      text: `No callable symbol at ${position.label}.` + readinessNote(ready, doc.client),
       details: { item: null, calls: [], partial: !ready },
     };
   }
@@ -243,7 +243,7 @@ async function callHierarchy(
     parts.push(renderItems(`Calls ${plural(views.length, "function")}:`, views));
     details[direction === "both" ? "outgoing" : "calls"] = views;
   }
-  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready), details };
+  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready, doc.client), details };
 }
 
 function callAction(name: string, direction: Direction, summary: string): ActionDef {
@@ -289,7 +289,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
           });
           if (!items?.length) {
             return {
-              text: `No type at ${position.label}.` + readinessNote(ready),
+              text: `No type at ${position.label}.` + readinessNote(ready, doc.client),
               details: { types: [], partial: !ready },
             };
           }
@@ -310,7 +310,7 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
             plural(views.length, name === "supertypes" ? "supertype" : "subtype")
           } of ${items[0].name}:`;
           return {
-            text: renderItems(heading, views) + readinessNote(ready),
+            text: renderItems(heading, views) + readinessNote(ready, doc.client),
             details: { types: views, partial: !ready },
           };
         })),

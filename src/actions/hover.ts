@@ -5,7 +5,7 @@ import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
 import { ask, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
-import { readinessNote, waitForProject } from "./readiness.ts";
+import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
@@ -24,7 +24,9 @@ export const hoverAction: ActionDef = defineAction({
         const method = "textDocument/hover";
         if (!offers(doc.client, method)) return lacking("hover", doc, method);
         const position = await resolvePosition(context, doc, input);
-        const ready = await waitForProject(context, doc.client, "file");
+        const waited = await waitForProject(context, doc.client, "file", doc.uri);
+        // What the server said about loading, as of its answer.
+        const ready = waited && loadProblem(doc.client, "file", doc.uri) === undefined;
         const hover = await ask<proto.Hover | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -32,14 +34,16 @@ export const hoverAction: ActionDef = defineAction({
         const markdown = hover ? hoverMarkdown(hover.contents) : "";
         if (!markdown.trim()) {
           return {
-            text: `No hover information at ${position.label}.` + readinessNote(ready),
+            text: `No hover information at ${position.label}.` +
+              readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
             details: { text: "", range: null, partial: !ready },
           };
         }
         const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
         const bounded = boundText(markdown);
         return {
-          text: `Hover at ${position.label}:\n\n${bounded.text}` + readinessNote(ready),
+          text: `Hover at ${position.label}:\n\n${bounded.text}` +
+            readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
           details: { text: bounded.text, truncated: bounded.cut, range, partial: !ready },
         };
       })),
@@ -57,7 +61,7 @@ export const signatureAction: ActionDef = defineAction({
         const method = "textDocument/signatureHelp";
         if (!offers(doc.client, method)) return lacking("signature", doc, method);
         const position = await resolvePosition(context, doc, input);
-        const ready = await waitForProject(context, doc.client, "file");
+        const ready = await waitForProject(context, doc.client, "file", doc.uri);
         const help = await ask<proto.SignatureHelp | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -67,7 +71,7 @@ export const signatureAction: ActionDef = defineAction({
           return {
             text:
               `No signature at ${position.label} (is the position inside a call's parentheses?).` +
-              readinessNote(ready),
+              readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
             details: { signatures: [], partial: !ready },
           };
         }
@@ -81,7 +85,8 @@ export const signatureAction: ActionDef = defineAction({
           activeParameter: s.activeParameter ?? help.activeParameter ?? null,
         }));
         return {
-          text: boundText(signatureText(position.label, signatures)).text + readinessNote(ready),
+          text: boundText(signatureText(position.label, signatures)).text +
+            readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
           details: { signatures, partial: !ready },
         };
       })),

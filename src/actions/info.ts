@@ -25,6 +25,8 @@ export interface ServerView {
   /** Resident memory of the server's whole process tree in MiB, where /proc can be read. */
   rssMiB?: number;
   stderr?: string[];
+  /** The server said it could not load its project: its answers there are partial (why). */
+  projectProblem?: string;
 }
 
 function serverView(
@@ -52,6 +54,13 @@ function serverView(
     const rss = memory.rssMiB.get(entry.key);
     if (rss !== undefined) view.rssMiB = rss;
     if (state.command.note) view.note = state.command.note;
+    const broken = Object.entries(info.brokenImports ?? {});
+    if (info.projectProblem !== undefined) view.projectProblem = info.projectProblem;
+    else if (broken.length) {
+      const [uri, message] = broken[0];
+      view.projectProblem = `${broken.length} file(s) with imports it could not resolve, e.g. ` +
+        `${context.workspace.relative(decodeURIComponent(new URL(uri).pathname))}: ${message}`;
+    }
     if (verbose) {
       view.command = state.command.command;
       view.stderr = info.stderr;
@@ -78,6 +87,9 @@ function describe(view: ServerView): string {
     view.rssMiB !== undefined ? `${view.rssMiB} MiB` : "",
     view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
     view.note ?? "",
+    view.projectProblem !== undefined
+      ? `could not load the project (answers partial): ${view.projectProblem}`
+      : "",
     view.reason ?? "",
   ].filter(Boolean);
   return `${view.server} for ${view.root}: ${facts.join(", ")}`;

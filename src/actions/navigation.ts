@@ -8,7 +8,7 @@ import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
-import { readinessNote, waitForProject } from "./readiness.ts";
+import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -33,7 +33,9 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           const position = await resolvePosition(context, doc, input);
           // Implementations are searched for across the workspace; the rest follow imports.
           const scope = name === "implementation" ? "workspace" : "file";
-          const ready = await waitForProject(context, doc.client, scope);
+          const waited = await waitForProject(context, doc.client, scope, doc.uri);
+          // What the server said about loading, as of its answer.
+          const ready = waited && loadProblem(doc.client, scope, doc.uri) === undefined;
           const raw = await ask<RawLocations>(context, doc.client, method, {
             textDocument: { uri: doc.uri },
             position: position.server,
@@ -49,14 +51,15 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
             : position.label;
           if (locations.length === 0) {
             return {
-              text: `No ${noun} found for ${subject}.` + readinessNote(ready),
+              text: `No ${noun} found for ${subject}.` +
+                readinessNote(ready, doc.client, { scope, uri: doc.uri }),
               details: { locations: [], total: 0, truncated: false, partial: !ready },
             };
           }
           const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
           const rendered = renderLocations(heading, locations);
           return {
-            text: rendered.text + readinessNote(ready),
+            text: rendered.text + readinessNote(ready, doc.client, { scope, uri: doc.uri }),
             details: { ...rendered.details, partial: !ready },
           };
         })),
@@ -85,7 +88,8 @@ export const referencesAction: ActionDef = defineAction({
         if (!offers(doc.client, method)) return lacking("references", doc, method);
         const position = await resolvePosition(context, doc, input);
         const includeDeclaration = input.include_declaration ?? true;
-        const ready = await waitForProject(context, doc.client, "workspace");
+        const waited = await waitForProject(context, doc.client, "workspace");
+        const ready = waited && loadProblem(doc.client, "workspace") === undefined;
         const params = {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -109,7 +113,7 @@ export const referencesAction: ActionDef = defineAction({
           : position.label;
         if (locations.length === 0) {
           return {
-            text: `No references found for ${subject}.` + readinessNote(ready),
+            text: `No references found for ${subject}.` + readinessNote(ready, doc.client),
             details: { locations: [], total: 0, truncated: false, partial: !ready },
           };
         }
@@ -119,7 +123,7 @@ export const referencesAction: ActionDef = defineAction({
         }${includeDeclaration ? " (declaration included)" : ""}:`;
         const rendered = renderLocations(heading, locations);
         return {
-          text: rendered.text + readinessNote(ready),
+          text: rendered.text + readinessNote(ready, doc.client),
           details: { ...rendered.details, partial: !ready },
         };
       })),

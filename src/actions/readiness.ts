@@ -8,23 +8,52 @@ import type { ActionContext } from "./types.ts";
 export type QueryScope = "file" | "workspace";
 
 /**
- * Waits (bounded) for the server to load its project; false when it has not yet. A server whose
- * readiness gates only workspace queries answers a file query at once.
+ * Waits (bounded) for the server to load its project; false when it has not yet, or when it said
+ * it could not (an answer about a project it failed to load is partial, never "not found"). A
+ * server whose readiness gates only workspace queries answers a file query at once.
  */
-export function waitForProject(
+export async function waitForProject(
   context: ActionContext,
   client: ServerClient,
   scope: QueryScope,
+  uri?: string,
 ): Promise<boolean> {
-  if (scope === "file" && client.options.readinessScope === "workspace") {
-    return Promise.resolve(true);
-  }
-  return client.waitReady(context.readyTimeoutMs, context.signal);
+  const ready = scope === "file" && client.options.readinessScope === "workspace"
+    ? true
+    : await client.waitReady(context.readyTimeoutMs, context.signal);
+  return ready && loadProblem(client, scope, uri) === undefined;
 }
 
-/** The sentence an answer carries when the server was still loading. */
-export function readinessNote(ready: boolean): string {
-  return ready
-    ? ""
-    : "\n\nNote: the server was still loading the project; this answer may be partial. Ask again.";
+/**
+ * Why the server's answer about `uri` (a file query) or the workspace may miss code: it could not
+ * load the project, or could not resolve an import of that file (of any file, for a workspace
+ * query).
+ */
+export function loadProblem(
+  client: ServerClient,
+  scope: QueryScope,
+  uri?: string,
+): string | undefined {
+  const info = client.info();
+  if (info.projectProblem !== undefined) return info.projectProblem;
+  const imports = info.brokenImports ?? {};
+  const name = (key: string) => decodeURIComponent(key.slice(key.lastIndexOf("/") + 1));
+  if (scope === "file") return uri && imports[uri] ? imports[uri] : undefined;
+  const [first] = Object.entries(imports);
+  return first ? `${name(first[0])}: ${first[1]}` : undefined;
+}
+
+/** The sentence an answer carries when the server was still loading, or failed to load. */
+export function readinessNote(
+  ready: boolean,
+  client?: ServerClient,
+  query?: { scope: QueryScope; uri?: string },
+): string {
+  if (ready) return "";
+  const problem = client && loadProblem(client, query?.scope ?? "workspace", query?.uri);
+  if (problem !== undefined) {
+    return `\n\nNote: ${client!.options.serverName} could not load all of the project, so this ` +
+      `answer may be partial: ${problem}`;
+  }
+  return "\n\nNote: the server was still loading the project; this answer may be partial. Ask again.";
 }

@@ -154,7 +154,14 @@ async function workspaceSymbols(context: ActionContext, query: string) {
         seen.add(key);
         views.push(symbol);
       }
-      ready &&= answer.value.ready;
+      // A server that could not load its project: its reason, not "still loading".
+      const problem = servers[i].client.info().projectProblem;
+      if (problem !== undefined) {
+        partial = true;
+        notes.push(`${servers[i].id} could not load the project: ${problem}`);
+      } else {
+        ready &&= answer.value.ready;
+      }
       return;
     }
     // One server's error leaves the others' answers standing, said to be partial.

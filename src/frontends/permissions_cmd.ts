@@ -42,6 +42,13 @@ const ENV_READ = [
   "GOMODCACHE",
   "RUSTUP_HOME",
   "CARGO_HOME",
+  // The user's Go settings and the cache folder gopls's caches are in (src/servers/go_env.ts).
+  "GOENV",
+  "GOFLAGS",
+  "XDG_CACHE_HOME",
+  // The Python a pyenv shim stands for, and pip --user's site (src/servers/runtime_paths.ts).
+  "PYENV_VERSION",
+  "PYTHONUSERBASE",
 ];
 
 /** Files looked at to learn which languages a workspace holds. */

@@ -1,3 +1,4 @@
+import { ProjectHealth } from "./project_health.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
 import { DIAGNOSTICS_HOOKS } from "../../adapters/hooks.ts";
@@ -116,6 +117,10 @@ export interface ClientInfo {
   indexing: string[];
   serverVersion?: string;
   stderr: string[];
+  /** Why the server could not load its project, in its words (see project_health.ts). */
+  projectProblem?: string;
+  /** Per file URI, an import the server could not resolve there (see project_health.ts). */
+  brokenImports?: Record<string, string>;
 }
 
 interface PushedDiagnostics {
@@ -183,6 +188,7 @@ export class LspClient {
   #indexBegun = false;
   /** The server's last `quiescentNotification` said it was quiescent. */
   #quiescent = false;
+  readonly #health = new ProjectHealth();
   /** The server logged `readyLogMessage`. */
   #loggedReady = false;
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
@@ -690,6 +696,7 @@ export class LspClient {
     if (report?.kind === "unchanged" && previous) return previous.items;
     const items = (report as proto.FullDocumentDiagnosticReport)?.items ?? [];
     this.#pulled.set(uri, { resultId: report?.resultId, items });
+    this.#health.observe("textDocument/publishDiagnostics", { uri, diagnostics: items });
     return items;
   }
 
@@ -705,6 +712,8 @@ export class LspClient {
       indexing: this.activeProgress,
       serverVersion: this.serverVersion,
       stderr: this.#process.stderrTail(5),
+      projectProblem: this.#health.problem,
+      brokenImports: this.#health.brokenImports,
     };
   }
 
@@ -795,6 +804,7 @@ export class LspClient {
   }
 
   #onNotification(method: string, params: unknown) {
+    this.#health.observe(method, params);
     if (method === "textDocument/publishDiagnostics") {
       const p = params as proto.PublishDiagnosticsParams;
       if (typeof p?.uri !== "string") return;

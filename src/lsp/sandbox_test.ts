@@ -689,8 +689,8 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      // By its real path, as lspgate runs it: inside, PATH is the system's, and a server the
-      // test runner installed into .lspgate/tools is not on it.
+      // By its real path, as lspgate runs it: a PATH folder of links (a tools folder's
+      // node_modules/.bin) is not bound, so bwrap could not find the program by name there.
       [Deno.realPathSync(whichSync("pyright-langserver")), "--stdio"],
       {
         readOnlyPaths: [
@@ -711,8 +711,6 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     const capabilities = await initializeUnderSandbox(
-      // By its real path, as lspgate runs it: inside, PATH is the system's, and a server the
-      // test runner installed into .lspgate/tools is not on it.
       [Deno.realPathSync(whichSync("typescript-language-server")), "--stdio"],
       {
         readOnlyPaths: [

@@ -2,6 +2,7 @@ import { basename, dirname, isAbsolute } from "node:path";
 import type { Adapter, AdapterContext, ServerCommand } from "./adapter.ts";
 import { findBinary, realPath } from "./find_binary.ts";
 import { LspGateError } from "../errors.ts";
+import { withRuntime } from "./runtime_paths.ts";
 
 /** An adapter whose server is one program found by name, described as data. */
 export type CommandAdapterSpec =
@@ -32,7 +33,8 @@ export function commandAdapter(spec: CommandAdapterSpec): Adapter {
     }
     return undefined;
   };
-  return {
+  // The program's interpreter and its installation are shown to it in the sandbox.
+  return withRuntime({
     readiness: "immediate",
     priority: 10,
     ...data,
@@ -59,7 +61,7 @@ export function commandAdapter(spec: CommandAdapterSpec): Adapter {
         fromWorkspace: found.startsWith(context.workspace + "/"),
       };
     },
-  };
+  });
 }
 
 type FindContext = Pick<AdapterContext, "root" | "workspace" | "trusted">;

@@ -144,3 +144,30 @@ export function rssMiB(pid: number): number {
     return Number.NaN;
   }
 }
+
+/**
+ * RSS of a process tree in MiB: `pid` (unless `withRoot` is false) and every descendant, from
+ * /proc. For lspgate, its descendants are its language servers (and, sandboxed, bubblewrap).
+ */
+export function treeRssMiB(pid: number, withRoot = true): number {
+  const children = new Map<number, number[]>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...children.get(parent) ?? [], Number(entry.name)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let total = 0;
+  const stack = withRoot ? [pid] : [...children.get(pid) ?? []];
+  while (stack.length) {
+    const next = stack.pop()!;
+    const rss = rssMiB(next);
+    if (Number.isFinite(rss)) total += rss;
+    stack.push(...children.get(next) ?? []);
+  }
+  return total;
+}

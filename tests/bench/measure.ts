@@ -2,7 +2,7 @@
 // at rest and under load, 200 concurrent requests, 64-file diagnostics, a soak, and cold start.
 import { join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
-import { rssMiB } from "./lspgate_process.ts";
+import { rssMiB, treeRssMiB } from "./lspgate_process.ts";
 import type { Scenario } from "./scenarios.ts";
 import {
   type Action,
@@ -40,6 +40,8 @@ export interface ScenarioResult {
   sandboxed?: boolean;
   actions: Partial<Record<Action, Record<string, Summary>>>;
   cold?: Record<string, { definition: number[]; references: number[] }>;
+  /** Per side, the peak RSS (MiB) of the language server's process tree in each cold start. */
+  coldServerMiB?: Record<string, number[]>;
   concurrent?: Record<string, { ms: number; ok: number }>;
   manyFiles?: Record<string, Record<string, number>>;
   memory: {
@@ -351,6 +353,14 @@ export async function measure(
         : kind === "compare"
         ? await GateSide.start(root, scenario, expected, "none", plan.compare)
         : await GateSide.start(root, scenario, expected, kind);
+      // The server's whole process tree (bubblewrap, go list, tsserver…), sampled while it loads.
+      let peak = 0;
+      const sampler = setInterval(() => {
+        const mib = side instanceof DirectSide
+          ? treeRssMiB(side.serverPid)
+          : treeRssMiB(side.pid!, false);
+        peak = Math.max(peak, mib);
+      }, 50);
       try {
         await until(
           `${side.label} cold definition`,
@@ -369,7 +379,9 @@ export async function measure(
         const entry = result.cold[side.label] ??= { definition: [], references: [] };
         entry.definition.push(definition);
         entry.references.push(references);
+        ((result.coldServerMiB ??= {})[side.label] ??= []).push(peak);
       } finally {
+        clearInterval(sampler);
         await side.close().catch(() => {});
         await Deno.remove(root, { recursive: true }).catch(() => {});
       }

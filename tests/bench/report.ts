@@ -45,6 +45,12 @@ export function printScenario(result: ScenarioResult, log: (line: string) => voi
     );
     log(`  cold start to first correct definition / complete references (ms): ${cold.join(", ")}`);
   }
+  if (result.coldServerMiB) {
+    const peaks = Object.entries(result.coldServerMiB).map(([label, runs]) =>
+      `${label} ${Math.round(median(runs))}`
+    );
+    log(`  server process tree, peak RSS during a cold start (MiB): ${peaks.join(", ")}`);
+  }
   if (result.concurrent) {
     const parts = Object.entries(result.concurrent).map(([l, c]) =>
       `${l} ${ms(c.ms)} ms (${c.ok} correct)`

@@ -44,12 +44,12 @@ export function evilModule(name: string): string {
 export async function runLspgate(
   root: string,
   requests: Record<string, unknown>[],
-  options: { flags?: string[]; path?: string } = {},
+  options: { flags?: string[]; path?: string; env?: Record<string, string> } = {},
 ): Promise<{ lines: Record<string, unknown>[]; stdout: string; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", join(LSPGATE_DIR, "mod.ts"), "--root", root, ...(options.flags ?? [])],
     cwd: root,
-    env: options.path ? { PATH: options.path } : undefined,
+    env: { ...options.env, ...(options.path ? { PATH: options.path } : {}) },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

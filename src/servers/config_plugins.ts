@@ -1,0 +1,103 @@
+/**
+ * Whether a workspace's configuration names plugins a server would run: `deno.json` `"lint":
+ * {"plugins": ["./plugin.ts"]}` makes `deno lsp` load and run that code for every file it lints
+ * (it has no setting that turns plugins off but linting on: cli/lsp/lint.rs loads them whenever
+ * the config names any); `biome.json` `"plugins"` makes Biome run GritQL and JavaScript plugins.
+ * For a root the user has not trusted, lspgate then turns that part of the server off.
+ *
+ * @module
+ */
+
+import { parse } from "jsonc-parser";
+import { join } from "node:path";
+import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
+
+/** Most folder entries looked at; past it the answer is "maybe", which counts as yes. */
+const MAX_ENTRIES = 50_000;
+
+/** Where a config names plugins, for each server that runs them. */
+const PLUGIN_CONFIGS = {
+  deno: { names: ["deno.json", "deno.jsonc"], plugins: (c: Config) => c?.lint?.plugins },
+  biome: { names: ["biome.json", "biome.jsonc"], plugins: (c: Config) => c?.plugins },
+};
+
+// deno-lint-ignore no-explicit-any
+type Config = any;
+
+/**
+ * The workspace-relative Deno config files under `root` that name lint plugins (`deno lsp` reads
+ * every one in its workspace folder), or `["…"]` when there are too many files to look through.
+ */
+export function denoLintPlugins(root: string): Promise<string[]> {
+  return configsNamingPlugins(root, "deno");
+}
+
+/** The workspace-relative Biome config files under `root` that name plugins (or `["…"]`). */
+export function biomePlugins(root: string): Promise<string[]> {
+  return configsNamingPlugins(root, "biome");
+}
+
+/**
+ * The workspace-relative Svelte configs under `root` (or `["…"]`): svelte-language-server imports
+ * svelte.config.js — the repository's JavaScript — for its preprocessors, whatever it holds.
+ */
+export function svelteConfigs(root: string): Promise<string[]> {
+  const names = ["svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"];
+  return findConfigs(root, names, () => Promise.resolve(true));
+}
+
+function configsNamingPlugins(
+  root: string,
+  server: keyof typeof PLUGIN_CONFIGS,
+): Promise<string[]> {
+  const { names, plugins } = PLUGIN_CONFIGS[server];
+  return findConfigs(root, names, (path) => namesPlugins(root, path, plugins));
+}
+
+/** Files named `names` under `root` (heavy folders skipped) that pass `test`, sorted. */
+async function findConfigs(
+  root: string,
+  names: string[],
+  test: (path: string) => Promise<boolean>,
+): Promise<string[]> {
+  const found: string[] = [];
+  const stack = [""];
+  let seen = 0;
+  while (stack.length) {
+    const rel = stack.pop()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(join(root, rel)));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES) return [...found, "…"];
+      const path = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory && !DEFAULT_SKIPPED_FOLDERS.has(entry.name)) stack.push(path);
+      else if (entry.isFile && names.includes(entry.name) && await test(path)) {
+        found.push(path);
+      }
+    }
+  }
+  return found.sort();
+}
+
+async function namesPlugins(
+  root: string,
+  path: string,
+  pluginsOf: (config: Config) => unknown,
+): Promise<boolean> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(root, path));
+  } catch {
+    return false;
+  }
+  // Leniently, as Deno reads it: a config it cannot parse names nothing it would load, but a
+  // half-written one might; anything that mentions plugins counts.
+  const config = parse(text, [], { allowTrailingComma: true });
+  const plugins = pluginsOf(config);
+  if (Array.isArray(plugins)) return plugins.length > 0;
+  return plugins !== undefined || (config === undefined && text.includes("plugins"));
+}

@@ -1,0 +1,123 @@
+// A project a server could not (wholly) load is never "not found" (issue 15, item 3): answers that
+// depend on what failed carry `partial: true` and the server's reason, and `status` shows it;
+// answers about code that loaded stay complete. Real lspgate over real servers.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { locate } from "../helpers/locate.ts";
+import { hostileRepo, ok, runLspgate } from "../security/hostile.ts";
+
+interface Answer {
+  text: string;
+  partial: boolean;
+}
+
+function answer(line: Record<string, unknown>): Answer {
+  const details = ok(line);
+  const content = line.content as { text: string }[];
+  return { text: content[0].text, partial: details.partial as boolean };
+}
+
+function statusText(line: Record<string, unknown>): string {
+  ok(line);
+  return (line.content as { text: string }[])[0].text;
+}
+
+Deno.test("gopls: a module its go.mod requires but the cache lacks makes answers in the importing file partial with gopls's reason; other files stay complete", async () => {
+  const repo = await hostileRepo({
+    "go.mod": "module example.com/fail\n\ngo 1.22\n\n" +
+      "require github.com/nonexistent-lspgate/missing v1.0.0\n",
+    "main.go": 'package main\n\nimport "github.com/nonexistent-lspgate/missing"\n\n' +
+      "func main() {\n\t_ = missing.Thing()\n}\n",
+    "util.go": "package main\n\nfunc helper() int { return 2 }\n\nvar _ = helper()\n",
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "main.go"));
+    const util = await Deno.readTextFile(join(repo.root, "util.go"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "diagnostics", file: "main.go" },
+      { id: 2, action: "definition", file: "main.go", ...locate(main, "Thing") },
+      { id: 3, action: "hover", file: "main.go", ...locate(main, "Thing") },
+      { id: 4, action: "definition", file: "util.go", ...locate(util, "helper()\n") },
+      { id: 5, action: "status" },
+    ]);
+    const reason = /could not import github\.com\/nonexistent-lspgate\/missing/;
+    for (const line of [lines[1], lines[2]]) {
+      const { text, partial } = answer(line);
+      assert.equal(partial, true, text);
+      assert.match(text, /gopls could not load all of the project/);
+      assert.match(text, reason);
+    }
+    // util.go imports nothing broken: its answer is whole.
+    const helper = answer(lines[3]);
+    assert.equal(helper.partial, false, helper.text);
+    assert.match(statusText(lines[4]), /could not load the project \(answers partial\)/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("pyright: an import its environment lacks makes answers in that file partial with pyright's reason", async () => {
+  const repo = await hostileRepo({
+    "pyproject.toml": '[project]\nname = "ws"\nversion = "0.1.0"\n',
+    "main.py": "import lspgate_no_such_package\n\nprint(lspgate_no_such_package.thing)\n",
+    "util.py": "def greet() -> int:\n    return 1\n\n\nx = greet()\n",
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "main.py"));
+    const util = await Deno.readTextFile(join(repo.root, "util.py"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "diagnostics", file: "main.py" },
+      { id: 2, action: "definition", file: "main.py", ...locate(main, "thing") },
+      { id: 3, action: "definition", file: "util.py", ...locate(util, "greet()\n") },
+    ]);
+    const thing = answer(lines[1]);
+    assert.equal(thing.partial, true, thing.text);
+    assert.match(thing.text, /Import "lspgate_no_such_package" could not be resolved/);
+    const greet = answer(lines[2]);
+    assert.equal(greet.partial, false, greet.text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("rust-analyzer: a dependency cargo cannot resolve offline makes answers partial with its cargo metadata error, and status shows it", async () => {
+  const repo = await hostileRepo({
+    "Cargo.toml": '[package]\nname = "broken_deps"\nversion = "0.1.0"\nedition = "2021"\n\n' +
+      '[dependencies]\nlspgate-no-such-crate = "1"\n',
+    "src/lib.rs": "pub fn greet() -> i32 {\n    1\n}\n\npub fn user() -> i32 {\n    greet()\n}\n",
+  });
+  try {
+    const lib = await Deno.readTextFile(join(repo.root, "src/lib.rs"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "src/lib.rs", ...locate(lib, "greet()\n}") },
+      { id: 2, action: "status" },
+    ], { flags: ["--sandbox", "bwrap"] });
+    const { text, partial } = answer(lines[0]);
+    assert.equal(partial, true, text);
+    assert.match(text, /rust-analyzer could not load all of the project/);
+    assert.match(text, /cargo metadata.*lspgate-no-such-crate/);
+    assert.match(statusText(lines[1]), /could not load the project \(answers partial\): Failed/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("clangd without compile commands: a header it cannot find makes answers in that file partial with its reason", async () => {
+  const repo = await hostileRepo({
+    "include/helper.h": "int helper(int x);\n",
+    "src/main.c": '#include "helper.h"\n\nint main(void) {\n  return helper(1);\n}\n',
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "src/main.c"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "diagnostics", file: "src/main.c" },
+      { id: 2, action: "definition", file: "src/main.c", ...locate(main, "helper(1)") },
+    ]);
+    // Without the header's folder on its include path, clangd "finds" only the implicit use.
+    const { text, partial } = answer(lines[1]);
+    assert.equal(partial, true, text);
+    assert.match(text, /clangd could not load all of the project.*'helper\.h' file not found/s);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
