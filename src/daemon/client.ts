@@ -60,6 +60,11 @@ export class DaemonConnection {
     return connection;
   }
 
+  /** False once the connection closed (either side): requests then answer SERVER_EXITED. */
+  get open(): boolean {
+    return !this.#closed;
+  }
+
   /** Sends one request; resolves with its response (the caller's id restored). */
   request(raw: unknown, progress?: (p: unknown) => void): Promise<DaemonResponse> {
     const callerId = (raw as { id?: unknown })?.id ?? null;

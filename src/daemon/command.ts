@@ -1,22 +1,12 @@
-import { ADAPTERS } from "../../adapters/mod.ts";
-import { telemetryFrom } from "../telemetry.ts";
-import type { LspGateConfig } from "../config.ts";
-import { Session } from "../session.ts";
 import { attach, attachOrStart, daemonAddress, type DaemonTarget } from "./start.ts";
 import { DaemonAlreadyRunning, runDaemon } from "./server.ts";
-import { sessionHandler } from "./session_handler.ts";
-import type { CommandWrapper } from "../servers/manager.ts";
+import { sessionHandler, type SessionOpener } from "./session_handler.ts";
 
 /** What `lspgate daemon …` needs from the command line. */
 export interface DaemonFlags extends DaemonTarget {
-  config: LspGateConfig;
-  /** The sandbox wrapper and its description (from the front end's sandboxFor). */
-  sandboxed: { wrap?: CommandWrapper; label: string; sandboxed: boolean };
-  trustedRoots: string[];
+  /** Opens one workspace's session in the daemon (its sandbox and trust as its clients ask). */
+  openSession: SessionOpener;
 }
-
-/** Stop a daemon nobody used for this long, unless the config says otherwise. */
-export const DEFAULT_DAEMON_IDLE_MS = 15 * 60_000;
 
 /**
  * `lspgate daemon start|stop|status|serve`: start (or find) the workspace's daemon, stop it,
@@ -63,28 +53,14 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
 }
 
 async function serve(flags: DaemonFlags): Promise<number> {
-  const { socketPath, realRoot } = await daemonAddress(flags);
-  const session = await Session.open({
-    root: realRoot,
-    // Each connection gets a view with its own role; the daemon's own is the ceiling.
-    role: "main",
-    allowMutations: true,
-    adapters: ADAPTERS,
-    config: flags.config,
-    wrap: flags.sandboxed.wrap,
-    sandboxLabel: flags.sandboxed.label,
-    sandboxed: flags.sandboxed.sandboxed,
-    trustedRoots: flags.trustedRoots,
-    // Server events (start, ready, exit) of the warm servers every client shares.
-    telemetry: telemetryFrom(flags.telemetry),
-  });
-  const writable =
-    Deno.permissions.querySync({ name: "write", path: realRoot }).state === "granted";
+  const { socketPath } = await daemonAddress(flags);
+  const handler = sessionHandler(flags.openSession);
   try {
     const daemon = await runDaemon({
       socketPath,
-      handler: sessionHandler(session, { writable }),
-      idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
+      handler,
+      // Each workspace closes after its own config's daemonIdleMs; the daemon with the last.
+      idleMs: 0,
     });
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       Deno.addSignalListener(signal, () => daemon.stop());
@@ -92,8 +68,8 @@ async function serve(flags: DaemonFlags): Promise<number> {
     await daemon.done;
     return 0;
   } catch (error) {
-    await session.close();
-    // Another daemon won the race to serve this workspace: it serves.
+    await handler.close();
+    // Another daemon won the race to serve this user: it serves.
     if (error instanceof DaemonAlreadyRunning) return 0;
     throw error;
   }

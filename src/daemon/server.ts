@@ -1,5 +1,6 @@
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { LineWriter, readLines } from "../frontends/lines.ts";
+import { checkRuntimeEntry } from "../runtime_folder.ts";
 
 /** What a client says first on a daemon connection. */
 export interface Hello {
@@ -9,6 +10,11 @@ export interface Hello {
   session?: string;
   /** Which front end: `call`, `hook`, `mcp`, `jsonl`. */
   client?: string;
+  /**
+   * The workspace this connection is about: its real root, and the config, sandbox and trust it
+   * runs with (one daemon per user serves every workspace; each (root, config) its own session).
+   */
+  workspace?: { root: string; config: unknown; sandbox: string; trust: boolean };
 }
 
 /** One client connection's view of the daemon: its own role, its own requests. */
@@ -19,13 +25,22 @@ export interface ConnectionHandler {
   handle(raw: unknown, progress: (line: unknown) => void): Promise<unknown>;
   /** The client went away: cancel what it still has in flight. */
   close(): void;
+  /** Which workspace session the connection is served by (connections of one stop together). */
+  workspace?: string;
+  /** The status of this connection's workspace (never another's); default: the daemon's. */
+  status?(): Record<string, unknown>;
+  /** Stops this connection's workspace session (`daemon stop`). */
+  stop?(): Promise<void>;
 }
 
 /** The daemon's side: it opens connections, reports status, and stops. */
 export interface DaemonHandler {
-  connect(hello: Hello): ConnectionHandler;
+  /** Opens a connection's view; a throw refuses the hello with the error. */
+  connect(hello: Hello): ConnectionHandler | Promise<ConnectionHandler>;
   status(): Record<string, unknown>;
   close(): Promise<void>;
+  /** How many workspace sessions are open: with none and no connection the daemon ends soon. */
+  sessions?(): number;
 }
 
 /** Options of runDaemon(). */
@@ -47,6 +62,9 @@ export interface RunningDaemon {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
+// A daemon with no workspace session open and no client ends this soon after (sessions close
+// after their own idle time).
+const EMPTY_MS = 5_000;
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
@@ -61,6 +79,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   await Deno.chmod(socketPath, 0o600);
   const ours = await Deno.stat(socketPath);
   const connections = new Set<Deno.Conn>();
+  const servedBy = new Map<Deno.Conn, ConnectionHandler>();
   let inFlight = 0;
   let lastActive = Date.now();
   let stopping: Promise<void> | undefined;
@@ -90,8 +109,10 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   };
 
   const idleTimer = setInterval(() => {
-    if (!options.idleMs || connections.size > 0 || inFlight > 0) return;
-    if (Date.now() - lastActive >= options.idleMs) stop();
+    if (connections.size > 0 || inFlight > 0) return;
+    const empty = handler.sessions?.() === 0;
+    if (!options.idleMs && !empty) return;
+    if (Date.now() - lastActive >= (empty ? EMPTY_MS : options.idleMs)) stop();
   }, Math.max(50, Math.min(30_000, options.idleMs / 4 || 30_000)));
 
   const serve = async (conn: Deno.Conn) => {
@@ -122,7 +143,8 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         if (!connection) {
           try {
             hello = parseHello(message);
-            connection = handler.connect(hello);
+            connection = await handler.connect(hello);
+            servedBy.set(conn, connection);
             clearTimeout(helloTimer);
             await say({ hello: { ok: true, pid: Deno.pid, ...connection.granted } });
           } catch (error) {
@@ -139,8 +161,29 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           );
           continue;
         }
+        if (control?.verb === "stop" && connection.stop) {
+          // This workspace's session stops, and its other clients are let go; the daemon ends
+          // with its last session.
+          const status = connection.status?.() ?? handler.status();
+          await connection.stop();
+          await say({ id: control.id, ok: true, daemon: status });
+          const workspace = connection.workspace;
+          for (const [other, served] of servedBy) {
+            if (other !== conn && served.workspace === workspace) closeQuietly(other);
+          }
+          if (handler.sessions?.() === 0) {
+            await writer.close();
+            stop();
+            return;
+          }
+          break;
+        }
         if (control) {
-          await say({ id: control.id, ok: true, daemon: handler.status() });
+          await say({
+            id: control.id,
+            ok: true,
+            daemon: connection.status?.() ?? handler.status(),
+          });
           if (control.verb === "stop") {
             await writer.close();
             stop();
@@ -167,6 +210,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       connection?.close();
       await Promise.allSettled(pending);
       connections.delete(conn);
+      servedBy.delete(conn);
       lastActive = Date.now();
       await writer.close();
       closeQuietly(conn);
@@ -191,11 +235,22 @@ function parseHello(message: unknown): Hello {
   if (hello.role !== "main" && hello.role !== "subagent") {
     throw new LspGateError("INVALID_INPUT", "hello.role must be main or subagent");
   }
+  const workspace = hello.workspace as Record<string, unknown> | undefined;
   return {
     role: hello.role,
     allowMutations: hello.allowMutations === true,
     session: typeof hello.session === "string" ? hello.session.slice(0, 200) : undefined,
     client: typeof hello.client === "string" ? hello.client.slice(0, 40) : undefined,
+    ...(workspace && typeof workspace === "object"
+      ? {
+        workspace: {
+          root: String(workspace.root),
+          config: workspace.config,
+          sandbox: String(workspace.sandbox),
+          trust: workspace.trust === true,
+        },
+      }
+      : {}),
   };
 }
 
@@ -227,6 +282,9 @@ export class DaemonAlreadyRunning extends Error {
 
 /** Listens on `path`; a socket file no daemon answers on is removed first. */
 async function listenReplacingStale(path: string): Promise<Deno.UnixListener> {
+  // Whatever is at the socket's name must be a socket of this user's: a planted symlink is
+  // refused, never connected through nor removed.
+  checkRuntimeEntry(path, "socket");
   try {
     return Deno.listen({ transport: "unix", path });
   } catch (error) {
