@@ -19,7 +19,8 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
     case "serve":
       return await serve(flags);
     case "start": {
-      const connection = await attachOrStart(flags, hello);
+      // Its workspace's session opens now (status and stop open none).
+      const connection = await attachOrStart(flags, { ...hello, client: "daemon-start" });
       if (!connection) {
         console.error(
           "lspgate: the daemon could not be started from here (it needs `deno run` with " +

@@ -31,6 +31,8 @@ export interface ConnectionHandler {
   status?(): Record<string, unknown>;
   /** Stops this connection's workspace session (`daemon stop`). */
   stop?(): Promise<void>;
+  /** Whether this connection's workspace has its session open. */
+  opened?(): boolean;
 }
 
 /** The daemon's side: it opens connections, reports status, and stops. */
@@ -161,21 +163,18 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           );
           continue;
         }
-        if (control?.verb === "stop" && connection.stop) {
-          // This workspace's session stops, and its other clients are let go; the daemon ends
-          // with its last session.
+        const others = (handler.sessions?.() ?? 0) - (connection.opened?.() ? 1 : 0);
+        if (control?.verb === "stop" && connection.stop && others > 0) {
+          // This workspace's session stops, and its clients are let go; the other workspaces'
+          // go on. (Its last session stops the whole daemon, below: the listener first, so that
+          // no client reconnects to a daemon on its way out.)
           const status = connection.status?.() ?? handler.status();
-          await connection.stop();
-          await say({ id: control.id, ok: true, daemon: status });
           const workspace = connection.workspace;
           for (const [other, served] of servedBy) {
             if (other !== conn && served.workspace === workspace) closeQuietly(other);
           }
-          if (handler.sessions?.() === 0) {
-            await writer.close();
-            stop();
-            return;
-          }
+          await connection.stop();
+          await say({ id: control.id, ok: true, daemon: status });
           break;
         }
         if (control) {

@@ -183,6 +183,7 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
         },
         status,
         stop: () => closeEntry(own),
+        opened: () => own.session !== undefined,
       };
     },
     status() {

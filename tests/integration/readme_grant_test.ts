@@ -9,6 +9,10 @@ import { REPO_ROOT } from "../helpers/program.ts";
 import { type RunOutput, until } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 import { turnStateName } from "../../src/frontends/turn_state.ts";
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const MOD = join(REPO_ROOT, "mod.ts");
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -315,6 +319,98 @@ Deno.test("a --daemon JSON-lines client under the start task's grant recovers wh
     }
     await child.status;
     await stderr;
+    await rg.cleanup();
+  }
+});
+
+Deno.test("an MCP --daemon client under the start task's grant recovers when its daemon is stopped or killed: at most one SERVER_EXITED, then answered right", async () => {
+  const rg = await readmeWorkspace();
+  const { tasks } = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  const transport = new StdioClientTransport({
+    command: "sh",
+    args: ["-c", `exec ${tasks.start} mcp --daemon --root '${rg.ws.root}'`],
+    cwd: REPO_ROOT,
+    env: { ...Deno.env.toObject(), ...rg.env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "lspgate-recovery-test", version: "0" });
+  await client.connect(transport);
+  const definition = async () => {
+    const at = await rg.ws.locate("src/main.ts", "greet(名前)");
+    return await client.callTool({
+      name: "lsp",
+      arguments: { action: "definition", file: "src/main.ts", line: at.line, symbol: "greet" },
+    }) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+  };
+  const answeredRight = async () => {
+    let result = await definition();
+    let exited = 0;
+    if (result.isError && /^SERVER_EXITED/.test(result.content[0].text)) {
+      exited++;
+      result = await definition();
+    }
+    assert.notEqual(result.isError, true, JSON.stringify(result) + stderr);
+    const { locations } = result.structuredContent as {
+      locations: { file: string; line: number }[];
+    };
+    assert.deepEqual(locations.map((l) => [l.file, l.line]), [["src/greet.ts", 2]]);
+    return exited;
+  };
+  try {
+    assert.equal(await answeredRight(), 0);
+    const first = await rg.status();
+    assert.equal((await rg.task(["daemon", "stop"])).code, 0);
+    assert.ok(await answeredRight() <= 1);
+    const second = await rg.status();
+    assert.ok(second.pid && second.pid !== first.pid, JSON.stringify([first, second]));
+    Deno.kill(second.pid!, "SIGKILL");
+    assert.ok(await answeredRight() <= 1);
+    const third = await rg.status();
+    assert.ok(third.pid && third.pid !== second.pid, JSON.stringify([second, third]));
+    assertServedByDaemon({ code: 0, stdout: "", stderr });
+  } finally {
+    await client.close();
+    await rg.cleanup();
+  }
+});
+
+Deno.test("a workspace folder deleted and made again is served afresh by the daemon: the new files' answers, not the old ones'", async () => {
+  const rg = await readmeWorkspace();
+  const backup = await Deno.makeTempDir({ prefix: "lspgate_rg_backup_" });
+  const definition = async () => {
+    const at = await rg.ws.locate("src/main.ts", "greet(名前)");
+    const out = await rg.task([
+      "call",
+      "definition",
+      "file=src/main.ts",
+      `line=${at.line}`,
+      "symbol=greet",
+    ]);
+    assertServedByDaemon(out);
+    assert.equal(out.code, 0, out.stderr);
+    return out.stdout;
+  };
+  try {
+    assert.match(await definition(), /^src\/greet\.ts:2:17$/m);
+    const before = await rg.status();
+    const copy = (from: string, to: string) =>
+      new Deno.Command("cp", { args: ["-a", `${from}/.`, to] }).output();
+    await copy(rg.ws.root, backup);
+    await Deno.remove(rg.ws.root, { recursive: true });
+    await Deno.mkdir(rg.ws.root);
+    await copy(backup, rg.ws.root);
+    // The new folder's greet.ts is not the old one's: greet moved two lines down.
+    await rg.ws.write("src/greet.ts", `// Made again.\n\n${await rg.ws.read("src/greet.ts")}`);
+    assert.match(await definition(), /^src\/greet\.ts:4:17$/m);
+    // And a file broken in the new folder is reported (its watcher watches the new folder).
+    await rg.ws.write("src/broken.ts", 'export const n: number = "x";\n');
+    const broken = await rg.task(["call", "diagnostics", "file=src/broken.ts"]);
+    assert.match(broken.stdout, /^ {2}1:\d+ error deno-ts 2322: /m);
+    assert.equal((await rg.status()).pid, before.pid, "the same daemon served throughout");
+  } finally {
+    await Deno.remove(backup, { recursive: true });
     await rg.cleanup();
   }
 });
