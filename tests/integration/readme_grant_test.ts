@@ -216,6 +216,18 @@ Deno.test("an importer's old error is not reported after an edit, nor counted as
   }
 });
 
+Deno.test("JSON lines under deno task start, no daemon: change tracking is exact (the runtime folder is granted)", async () => {
+  const rg = await readmeWorkspace();
+  try {
+    const out = await rg.task([], '{"id": 1, "action": "status"}\n');
+    assert.equal(out.code, 0, out.stderr);
+    const answer = JSON.parse(out.stdout.trim().split("\n")[0]);
+    assert.equal(answer.details.changeTracking, "exact", out.stdout);
+  } finally {
+    await rg.cleanup();
+  }
+});
+
 Deno.test("`deno task start call` twice: the daemon is started and used (no fallback), the second answer from the same warm server", async () => {
   const rg = await readmeWorkspace();
   try {
@@ -224,7 +236,11 @@ Deno.test("`deno task start call` twice: the daemon is started and used (no fall
       const out = await rg.task(["call", "status", "--json"]);
       assertServedByDaemon(out);
       assert.equal(out.code, 0, out.stderr);
-      const answer = JSON.parse(out.stdout) as { details: { servers: { pid?: number }[] } };
+      const answer = JSON.parse(out.stdout) as {
+        details: { servers: { pid?: number }[]; changeTracking: string };
+      };
+      // The daemon may write its private folder: every change before a query is waited for.
+      assert.equal(answer.details.changeTracking, "exact");
       pids.push(...answer.details.servers.map((s) => s.pid).filter((p): p is number => !!p));
       if (i === 0) {
         const warmUp = await rg.task(["call", "diagnostics", "file=src/main.ts"]);
