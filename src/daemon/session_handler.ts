@@ -1,5 +1,5 @@
 import { configSchema, type LspGateConfig } from "../config.ts";
-import { LspGateError } from "../errors.ts";
+import { LspGateError, toLspGateError } from "../errors.ts";
 import { takeProgressFlag, watchProgress } from "../progress.ts";
 import type { Session } from "../session.ts";
 import type { ConnectionHandler, DaemonHandler, Hello } from "./server.ts";
@@ -152,7 +152,15 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
         async handle(raw: unknown, progress: (line: unknown) => void) {
           own.served++;
           own.lastActive = Date.now();
-          const session = await sessionOf(own);
+          let session: Session;
+          try {
+            session = await sessionOf(own);
+          } catch (error) {
+            // The workspace could not be opened (again): said to this request, the daemon serves on.
+            const e = toLspGateError(error);
+            const id = (raw as { id?: unknown })?.id ?? null;
+            return { id, ok: false, error: { code: e.code, message: e.message } };
+          }
           if (!view || view.generation !== own.generation) {
             view?.session.close();
             view = {

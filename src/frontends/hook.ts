@@ -1,8 +1,18 @@
 import { toLspGateError } from "../errors.ts";
-import type { DiagnosticView, FileDiagnostics } from "../actions/diagnostics.ts";
+import type { DiagnosticView } from "../actions/diagnostics.ts";
 import type { Gate } from "./gate.ts";
 import { causedByEdit, type ImporterErrors, importerErrors, textBefore } from "./hook_importers.ts";
-import { touch, updateTurn } from "./turn_state.ts";
+import { readTurn, touch, updateTurn } from "./turn_state.ts";
+import {
+  type HookFileResult,
+  type HookReport,
+  hookReport,
+  MAX_NOTE_CHARS,
+  MAX_REASON_CHARS,
+  oneLine,
+} from "./hook_report.ts";
+
+export { type HookFileResult, type HookReport, hookReport } from "./hook_report.ts";
 import { type HookPayload, readPayload } from "./hook_payload.ts";
 
 export { type HookPayload, parsePayload, readPayload } from "./hook_payload.ts";
@@ -20,25 +30,9 @@ export interface HookOptions {
   event?: string;
 }
 
-/** What the hook prints and its exit code, before it is printed. */
-export interface HookReport {
-  code: 0 | 2;
-  stdout: string;
-  stderr: string;
-}
-
-/** A file's diagnostics as the diagnostics action gives them, syntax-only ones included. */
-export type HookFileResult = FileDiagnostics & { syntaxOnly?: boolean; reason?: string };
-
 const MAX_FILES_PER_REQUEST = 64;
 // How long importers may take after the edited files have answered.
 const IMPORTER_GRACE_MS = 300;
-const MAX_REPORT_LINES = 60;
-const MAX_MESSAGE_LINES = 4;
-const MAX_MESSAGE_CHARS = 400;
-const MAX_REPORT_CHARS = 20_000;
-const MAX_NOTE_CHARS = 1_000;
-const MAX_REASON_CHARS = 200;
 // Claude Code stops a hook after 60 s; a hook that answers first says why it gave up.
 const DEADLINE_MS = 50_000;
 // How long a hook past its deadline still waits for its files to be remembered for the turn.
@@ -152,12 +146,17 @@ async function check(
   }
   if (kind === "stop") {
     if (!payload.session) return "the end-of-turn report needs the payload's session_id";
-    // The turn is over: what it touched is reported once, and forgotten.
-    const ended = await updateTurn(payload.session, root, (now) => ({ ...now, touched: [] }));
+    // The turn is over: what it touched is reported once, then forgotten (a Stop that gives up
+    // at its deadline forgets nothing: the next one reports them).
+    const ended = await readTurn(payload.session, root);
     if (ended.touched.length === 0) return { code: 0, stdout: "", stderr: "" };
     const { files, unchecked } = await filesToCheck(session, ended.touched);
     const results = await diagnosticsOf(session, files);
     if (typeof results === "string") return results;
+    await updateTurn(payload.session, root, (now) => ({
+      ...now,
+      touched: now.touched.filter((f) => !ended.touched.includes(f)),
+    }));
     const report = hookReport(results, unchecked);
     // Already continuing because of a stop hook: say it, but let the agent stop.
     if (report.code === 2 && payload.stopHookActive) {
@@ -303,102 +302,4 @@ async function filesToCheck(
     }
   }
   return { files: [...files], unchecked };
-}
-
-/**
- * What the hook says about diagnostics results (see runHook): exit 2 with the report on stderr
- * when there are errors (in the edited files, or caused by the edit in `importers`, which are
- * listed after them and never counted as edited); else 0, warnings on stdout and at most one
- * `lspgate hook:` line on stderr naming the files that could not be checked (and, from
- * `unchecked`, why).
- */
-export function hookReport(
-  results: HookFileResult[],
-  unchecked: string[] = [],
-  importers: { file: string; caused: DiagnosticView[] }[] = [],
-): HookReport {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const notChecked = [...unchecked];
-  for (const result of results) {
-    for (const d of result.diagnostics) {
-      (d.severity === "error" ? errors : warnings).push(diagnosticLine(result.file, d));
-    }
-    const reason = result.status !== "ok"
-      ? `${result.status}: ${result.message ?? "no reason given"}`
-      : result.syntaxOnly
-      ? `syntax only: ${result.reason ?? "no language server could run"}`
-      : undefined;
-    // A file whose syntax errors were found was checked as far as it matters.
-    const found = result.diagnostics.some((d) => d.severity === "error");
-    if (reason && !found) notChecked.push(`${result.file} (${oneLine(reason, MAX_REASON_CHARS)})`);
-  }
-  const caused = importers.flatMap((i) => i.caused.map((d) => diagnosticLine(i.file, d)));
-  const files = new Set(results.filter((r) => r.diagnostics.length).map((r) => r.file)).size;
-  const elsewhere = caused.length
-    ? `; ${count(caused.length, "error")} it caused in ${
-      count(importers.filter((i) => i.caused.length).length, "importing file")
-    }`
-    : "";
-  const head =
-    `lspgate: ${count(errors.length, "error")}, ${count(warnings.length, "warning")} in ` +
-    `${count(files, "edited file")}${elsewhere}:`;
-  // Errors first, so a cut report still has every error it can.
-  const list = bounded([head, ...listed([...errors, ...caused, ...warnings])]);
-  const skipped = notChecked.length
-    ? oneLine(notChecked.join("; "), MAX_NOTE_CHARS - 40)
-    : undefined;
-  if (errors.length + caused.length > 0) {
-    return { code: 2, stdout: "", stderr: skipped ? `${list}\nnot checked: ${skipped}` : list };
-  }
-  return {
-    code: 0,
-    stdout: warnings.length > 0 ? list : "",
-    stderr: skipped
-      ? `lspgate hook: could not check ${count(notChecked.length, "file")}: ${skipped}`
-      : "",
-  };
-}
-
-function diagnosticLine(file: string, d: DiagnosticView): string {
-  const code = d.code !== undefined ? ` [${[d.source, d.code].filter(Boolean).join(" ")}]` : "";
-  let lines = d.message.trim().split("\n");
-  if (lines.length > MAX_MESSAGE_LINES) {
-    lines = [
-      ...lines.slice(0, MAX_MESSAGE_LINES),
-      `… (${lines.length - MAX_MESSAGE_LINES} more lines)`,
-    ];
-  }
-  let message = lines.join("\n    ");
-  if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-  return `${file}:${d.line}:${d.column} ${d.severity}${code}: ${message}`;
-}
-
-function listed(lines: string[]): string[] {
-  if (lines.length <= MAX_REPORT_LINES) return lines;
-  return [...lines.slice(0, MAX_REPORT_LINES), `… and ${lines.length - MAX_REPORT_LINES} more`];
-}
-
-/** The lines joined, cut at a line boundary to MAX_REPORT_CHARS. */
-function bounded(lines: string[]): string {
-  let text = lines[0];
-  for (let i = 1; i < lines.length; i++) {
-    if (text.length + 1 + lines[i].length > MAX_REPORT_CHARS) {
-      return `${text}\n… and ${
-        lines.length - i
-      } more (report cut at ${MAX_REPORT_CHARS} characters)`;
-    }
-    text += `\n${lines[i]}`;
-  }
-  return text;
-}
-
-/** `text` on one line (whitespace runs folded to one space), cut to `max` characters. */
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }

@@ -165,7 +165,21 @@ Deno.test("a PostToolUse hook that gives up at its deadline still has its file i
     const out = await rg.hook("PostToolUse", post(session, file), ` --config '${config}'`);
     assert.equal(out.code, 0, out.stderr);
     assert.match(out.stderr, /^lspgate hook: gave up after 0\.1 s/);
-    // The end of the turn, with a deadline that is only a hang guard: the file is reported.
+    // A Stop with the same 0.1 s: it either reports the file or, giving up, forgets nothing —
+    // the next end of the turn, with a deadline that is only a hang guard, reports it then.
+    const hasty = await rg.hook(
+      "Stop",
+      { session_id: session, hook_event_name: "Stop" },
+      ` --config '${config}'`,
+    );
+    if (hasty.code === 2) {
+      assert.match(
+        hasty.stderr,
+        /^lspgate: 1 error, 0 warnings in 1 edited file:\nsrc\/greet\.ts:1:/,
+      );
+      return;
+    }
+    assert.match(hasty.stderr, /^lspgate hook: gave up after 0\.1 s/);
     const patient = join(rg.runtime, "patient.json");
     await Deno.writeTextFile(patient, JSON.stringify({ hookDeadlineMs: 60_000 }));
     const stop = await rg.hook(
