@@ -9,8 +9,9 @@ export interface DaemonFlags extends DaemonTarget {
 }
 
 /**
- * `lspgate daemon start|stop|status|serve`: start (or find) the workspace's daemon, stop it,
- * show it, or be it (`serve`, what `start` runs in the background). Prints one JSON object.
+ * `lspgate daemon start|stop|status|serve`: start (or find) this user's daemon with the workspace's
+ * session open, stop that session (the daemon ends with its last), show it, or be the daemon
+ * (`serve`, what `start` runs in the background). Prints one JSON object.
  */
 export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Promise<number> {
   const [verb] = args;

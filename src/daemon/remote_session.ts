@@ -16,7 +16,7 @@ export interface Gate {
 export type Reconnect = () => Promise<DaemonConnection | undefined>;
 
 /**
- * A session served by the workspace's daemon: the same answers as an in-process Session, from
+ * A session served by this user's daemon: the same answers as an in-process Session, from
  * warm servers shared with the daemon's other clients, under this connection's own role. When the
  * daemon goes away (stopped, killed), the requests in flight answer SERVER_EXITED once, and the
  * next request reconnects — to a new daemon, started when there is none.

@@ -7,7 +7,7 @@ import type { Hello } from "./server.ts";
 import { checkRuntimeEntry } from "../runtime_folder.ts";
 import { daemonSocket, socketFolder } from "./socket_path.ts";
 
-/** What identifies a workspace's daemon, and how to start it. */
+/** What identifies a workspace's session in the daemon, and how to start the daemon. */
 export interface DaemonTarget {
   /** The workspace root as given. */
   root: string;
@@ -59,9 +59,9 @@ export async function attach(
 }
 
 /**
- * Connects to the workspace's daemon, starting one when there is none. Returns undefined when no
- * daemon can be started from this process (its Deno permissions do not allow spawning Deno with
- * the same grant): the caller then serves in-process.
+ * Connects to this user's daemon for the workspace, starting one when there is none. Returns
+ * undefined when no daemon can be started from this process (its Deno permissions do not allow
+ * spawning Deno with the same grant): the caller then serves in-process.
  */
 export async function attachOrStart(
   target: DaemonTarget,
