@@ -67,9 +67,9 @@ async function readmeWorkspace() {
       JSON.stringify(payload),
       ws.root,
     );
-  /** `deno task start ARGS --root WS`, deno.json's own task. */
-  const task = (args: string[], stdin?: string) =>
-    spawn([Deno.execPath(), "task", "start", ...args, "--root", ws.root], stdin);
+  /** `deno task start ARGS --root ROOT` (default: the workspace), deno.json's own task. */
+  const task = (args: string[], stdin?: string, root = ws.root) =>
+    spawn([Deno.execPath(), "task", "start", ...args, "--root", root], stdin);
   const status = async () => {
     const out = await task(["daemon", "status"]);
     return JSON.parse(out.stdout) as {
@@ -269,6 +269,39 @@ Deno.test("`deno task start call` twice: the daemon is started and used (no fall
     assert.equal(daemon.requests, 3);
     assert.equal(daemon.servers.find((s) => s.pid)?.pid, pids[0]);
   } finally {
+    await rg.cleanup();
+  }
+});
+
+Deno.test("one daemon serves two workspaces, each connection seeing only its own; stopping one leaves the other served", async () => {
+  const rg = await readmeWorkspace();
+  const other = await TempWorkspace.copy("deno");
+  try {
+    const statusOf = async (root: string) =>
+      JSON.parse((await rg.task(["daemon", "status"], undefined, root)).stdout) as {
+        pid: number;
+        root: string;
+        servers: { server: string; pid?: number }[];
+      };
+    for (const root of [rg.ws.root, other.root]) {
+      const out = await rg.task(["call", "diagnostics", "file=src/main.ts"], undefined, root);
+      assertServedByDaemon(out);
+      assert.equal(out.code, 0, out.stderr);
+    }
+    const [a, b] = [await statusOf(rg.ws.root), await statusOf(other.root)];
+    assert.equal(a.pid, b.pid, "one daemon");
+    assert.deepEqual(a.servers.map((s) => s.server), [`deno@${rg.ws.root}`]);
+    assert.deepEqual(b.servers.map((s) => s.server), [`deno@${other.root}`]);
+    assert.ok(!JSON.stringify(a).includes(other.root), JSON.stringify(a));
+    // Stopping the first workspace's session: the other is served on, by the same server.
+    assert.equal((await rg.task(["daemon", "stop"])).code, 0);
+    const after = await statusOf(other.root);
+    assert.equal(after.pid, b.pid);
+    assert.equal(after.servers[0]?.pid, b.servers[0]?.pid);
+    assert.deepEqual((await statusOf(rg.ws.root)).servers, []);
+  } finally {
+    await rg.task(["daemon", "stop"], undefined, other.root);
+    await other.remove();
     await rg.cleanup();
   }
 });
