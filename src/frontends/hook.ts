@@ -78,10 +78,14 @@ export async function runHook(
   try {
     let remembered!: () => void;
     const memory = new Promise<void>((resolve) => remembered = resolve);
-    const checked = check(session, args, options, remembered);
+    const run: HookRun = { expired: false, remembered };
+    const checked = check(session, args, options, run);
     checked.then(remembered, remembered);
-    const outcome = await Promise.race([checked, expired]);
+    let outcome = await Promise.race([checked, expired]);
+    // A Stop already forgetting its files reports them, deadline or not.
+    if (outcome === "expired" && run.committing) outcome = await run.committing;
     if (outcome === "expired") {
+      run.expired = true;
       // The files are remembered for the end of the turn even so (a moment more, at most).
       await Promise.race([memory, new Promise((resolve) => setTimeout(resolve, REMEMBER_MS))]);
       return hookFailure(
@@ -111,12 +115,22 @@ export function hookFailure(message: string): 0 {
   return 0;
 }
 
+/** One hook run's state shared between runHook() and check(): the deadline, and commitments. */
+interface HookRun {
+  /** The deadline passed and the hook said it gave up. */
+  expired: boolean;
+  /** The touched files are recorded for the turn. */
+  remembered: () => void;
+  /** A Stop forgetting the files it reports: the hook reports them whatever the deadline. */
+  committing?: Promise<HookReport | string>;
+}
+
 /** The report of a checked set of edited files, or (a string) lspgate's own failure. */
 async function check(
   session: Gate,
   args: string[],
   options: HookOptions,
-  remembered: () => void = () => {},
+  run: HookRun = { expired: false, remembered: () => {} },
 ): Promise<HookReport | string> {
   const started = performance.now();
   let payload: HookPayload = { files: args };
@@ -153,16 +167,21 @@ async function check(
     const { files, unchecked } = await filesToCheck(session, ended.touched);
     const results = await diagnosticsOf(session, files);
     if (typeof results === "string") return results;
-    await updateTurn(payload.session, root, (now) => ({
-      ...now,
-      touched: now.touched.filter((f) => !ended.touched.includes(f)),
-    }));
+    const sessionId = payload.session;
     const report = hookReport(results, unchecked);
     // Already continuing because of a stop hook: say it, but let the agent stop.
-    if (report.code === 2 && payload.stopHookActive) {
-      return { code: 0, stdout: report.stderr, stderr: "" };
-    }
-    return report;
+    const said = report.code === 2 && payload.stopHookActive
+      ? { code: 0 as const, stdout: report.stderr, stderr: "" }
+      : report;
+    // Given up meanwhile: nothing was said, so nothing is forgotten. Else what is said is
+    // forgotten, and the hook waits for that even past its deadline (set in one step: no await
+    // between the check and the commitment).
+    if (run.expired) return "gave up";
+    run.committing = updateTurn(sessionId, root, (now) => ({
+      ...now,
+      touched: now.touched.filter((f) => !ended.touched.includes(f)),
+    })).then(() => said);
+    return await run.committing;
   }
   const { files, unchecked } = await filesToCheck(session, payload.files);
   const edited = files.map((f) => session.workspace.relative(f));
@@ -171,7 +190,7 @@ async function check(
   const turn = payload.session
     ? await updateTurn(payload.session, root, (now) => touch(now, edited))
     : undefined;
-  remembered();
+  run.remembered();
   // The files that import an edited one: an edit that breaks a caller elsewhere is reported, and
   // only the errors the edit caused (see hook_importers.ts).
   const deadline = started + (options.deadlineMs ?? DEADLINE_MS) - 100;
