@@ -222,28 +222,29 @@ async function check(
       // look is only the baseline (its errors may well be older than the edit).
       const seen = turn?.reported[found.file];
       const known = new Set(seen ?? []);
-      const caused = seen ? found.now.filter((d) => !known.has(signature(d))) : [];
+      const caused = seen ? (found.now ?? []).filter((d) => !known.has(signature(d))) : [];
       return { ...found, caused };
     });
   }
   if (typeof results === "string") return results;
-  if (payload.session) {
-    const reported: Record<string, string[]> = {};
-    for (const found of importers) {
-      if (found.now.length || !(found.file in (turn?.reported ?? {}))) {
-        reported[found.file] = found.now.map(signature);
-      }
-    }
-    for (const result of results) {
-      reported[result.file] = result.diagnostics.filter((d) => d.severity === "error")
-        .map(signature);
-    }
-    await updateTurn(payload.session, root, (now) => ({
-      ...now,
-      reported: { ...now.reported, ...reported },
-    }));
+  const report = hookReport(results, unchecked, importers.filter((i) => i.caused.length));
+  if (!payload.session) return report;
+  // What this hook saw is remembered only with what it says (not after it gave up: the next
+  // hook compares against what was last said).
+  const reported: Record<string, string[]> = {};
+  for (const found of importers) {
+    if (found.now) reported[found.file] = found.now.map(signature);
   }
-  return hookReport(results, unchecked, importers.filter((i) => i.caused.length));
+  for (const result of results) {
+    reported[result.file] = result.diagnostics.filter((d) => d.severity === "error")
+      .map(signature);
+  }
+  if (run.expired) return "gave up";
+  run.committing = updateTurn(payload.session, root, (now) => ({
+    ...now,
+    reported: { ...now.reported, ...reported },
+  })).then(() => report);
+  return await run.committing;
 }
 
 /** The text of an edited file now ("" when it cannot be read). */

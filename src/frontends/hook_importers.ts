@@ -12,8 +12,8 @@ export interface ImporterErrors {
   file: string;
   /** The errors the edit caused (reported). */
   caused: DiagnosticView[];
-  /** Every error the importer has now (remembered for the session). */
-  now: DiagnosticView[];
+  /** Every error the importer has now (remembered for the session); unknown after a what-if. */
+  now?: DiagnosticView[];
 }
 
 const MAX_IMPORTERS = 16;
@@ -66,7 +66,6 @@ export async function causedByEdit(
     file: importer,
     caused: whatIf.removed.filter((d) => d.file === importer && d.severity === "error")
       .map(({ file: _file, ...d }) => d),
-    now: [],
   }));
 }
 
