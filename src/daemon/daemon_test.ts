@@ -161,6 +161,21 @@ Deno.test("a stale socket is replaced, a live one refuses a second daemon, idle 
   }
 });
 
+Deno.test("a daemon whose socket is removed (its runtime folder deleted) ends: nobody can reach it again", async () => {
+  const { dir, path } = await tempSocket();
+  const handler = fakeHandler();
+  const daemon = await runDaemon({ socketPath: path, handler, idleMs: 0 });
+  try {
+    await Deno.remove(path);
+    // Checked every 5 s at most: a hang guard, not a timing assertion.
+    await waitFor(() => handler.handlerClosed, 15_000);
+    await daemon.done;
+  } finally {
+    await daemon.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("the socket folder is private to this user, and the daemon's socket is one fixed path in it", async () => {
   const runtime = await Deno.makeTempDir({ prefix: "lspgate_runtime_" });
   const before = Deno.env.get("XDG_RUNTIME_DIR");

@@ -111,11 +111,19 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   };
 
   const idleTimer = setInterval(() => {
+    // A daemon whose socket is gone (its runtime folder removed) or replaced can never be reached
+    // again: it ends.
+    try {
+      const now = Deno.lstatSync(socketPath);
+      if (now.ino !== ours.ino || now.dev !== ours.dev) return stop();
+    } catch {
+      return stop();
+    }
     if (connections.size > 0 || inFlight > 0) return;
     const empty = handler.sessions?.() === 0;
     if (!options.idleMs && !empty) return;
     if (Date.now() - lastActive >= (empty ? EMPTY_MS : options.idleMs)) stop();
-  }, Math.max(50, Math.min(30_000, options.idleMs / 4 || 30_000)));
+  }, Math.max(50, Math.min(5_000, options.idleMs / 4 || 5_000)));
 
   const serve = async (conn: Deno.Conn) => {
     connections.add(conn);
