@@ -15,7 +15,7 @@ export interface Granted {
 }
 
 /**
- * One connection to a workspace's daemon. Requests carry the caller's ids; on the wire each gets
+ * One connection to the daemon, about one workspace. Requests carry the caller's ids; on the wire each gets
  * an id of this connection's own, so callers need not keep theirs unique, and a `cancel`'s
  * target is translated the same way.
  */
@@ -58,6 +58,11 @@ export class DaemonConnection {
     }
     connection.granted = answer as Granted;
     return connection;
+  }
+
+  /** False once the connection closed (either side): requests then answer SERVER_EXITED. */
+  get open(): boolean {
+    return !this.#closed;
   }
 
   /** Sends one request; resolves with its response (the caller's id restored). */

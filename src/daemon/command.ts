@@ -1,50 +1,30 @@
-import { ADAPTERS } from "../../adapters/mod.ts";
-import { telemetryFrom } from "../telemetry.ts";
-import type { LspGateConfig } from "../config.ts";
-import { Session } from "../session.ts";
 import { attach, attachOrStart, daemonAddress, type DaemonTarget } from "./start.ts";
 import { DaemonAlreadyRunning, runDaemon } from "./server.ts";
-import { rootsHandler } from "./roots.ts";
-import type { CommandWrapper } from "../servers/manager.ts";
-import { BudgetPool } from "../servers/budget.ts";
-import { budgetOf } from "../session.ts";
-
-/** A root's sandbox wrapper and its description (from the front end's sandboxFor). */
-type Sandboxed = {
-  wrap?: CommandWrapper;
-  label: string;
-  sandboxed: boolean;
-  backend?: "bwrap" | "landlock" | "none";
-};
+import { sessionHandler, type SessionOpener } from "./session_handler.ts";
 
 /** What `lspgate daemon …` needs from the command line. */
 export interface DaemonFlags extends DaemonTarget {
-  config: LspGateConfig;
-  /** The sandbox wrapper and its description (from the front end's sandboxFor). */
-  sandboxed: Sandboxed;
-  /** The same for another root the daemon serves. */
-  sandboxedFor?: (root: string) => Promise<Sandboxed>;
-  trustedRoots: string[];
-  /** The role of the command line (`--role`); default main. */
+  /** Opens one workspace's session in the daemon (its sandbox and trust as its clients ask). */
+  openSession: SessionOpener;
+  /** The command line's `--role` (default main). */
   role?: "main" | "subagent";
 }
 
-/** Stop a daemon nobody used for this long, unless the config says otherwise. */
-export const DEFAULT_DAEMON_IDLE_MS = 15 * 60_000;
-
 /**
- * `lspgate daemon start|stop|status|serve`: start (or find) the workspace's daemon, stop it,
- * show it, or be it (`serve`, what `start` runs in the background). Prints one JSON object.
+ * `lspgate daemon start|stop|status|serve`: start (or find) this user's daemon with the workspace's
+ * session open, stop that session (the daemon ends with its last), show it, or be the daemon
+ * (`serve`, what `start` runs in the background). Prints one JSON object.
  */
 export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Promise<number> {
   const [verb] = args;
-  // The CLI's own role: a sub-agent's `daemon status` learns only of its own root.
+  // The CLI's own role: a sub-agent's `daemon status` learns only of its own workspace.
   const hello = { role: flags.role ?? "main", allowMutations: false, client: "daemon-cli" };
   switch (verb) {
     case "serve":
       return await serve(flags);
     case "start": {
-      const connection = await attachOrStart(flags, hello);
+      // Its workspace's session opens now (status and stop open none).
+      const connection = await attachOrStart(flags, { ...hello, client: "daemon-start" });
       if (!connection) {
         console.error(
           "lspgate: the daemon could not be started from here (it needs `deno run` with " +
@@ -78,42 +58,14 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
 }
 
 async function serve(flags: DaemonFlags): Promise<number> {
-  const { socketPath, realRoot } = await daemonAddress(flags);
-  // One budget over every root's servers: the daemon is what keeps them warm.
-  const budget = new BudgetPool(budgetOf(flags.config.memoryBudgetMiB));
-  const telemetry = telemetryFrom(flags.telemetry);
-  const handler = rootsHandler({
-    defaultRoot: realRoot,
-    idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
-    async open(root) {
-      const sandboxed = root === realRoot || !flags.sandboxedFor
-        ? flags.sandboxed
-        : await flags.sandboxedFor(root);
-      return await Session.open({
-        root,
-        // Each connection gets a view with its own role; the daemon's own is the ceiling.
-        role: "main",
-        allowMutations: true,
-        adapters: ADAPTERS,
-        config: flags.config,
-        wrap: sandboxed.wrap,
-        sandboxLabel: sandboxed.label,
-        sandboxed: sandboxed.sandboxed,
-        sandboxBackend: sandboxed.backend,
-        // --trust is the first root's (such a daemon serves no other: see daemonAddress).
-        trustedRoots: root === realRoot ? flags.trustedRoots : flags.config.trustedRoots,
-        // Server events (start, ready, exit) of the warm servers every client shares.
-        telemetry,
-        budget,
-        daemonPid: Deno.pid,
-      });
-    },
-  });
+  const { socketPath } = await daemonAddress(flags);
+  const handler = sessionHandler(flags.openSession);
   try {
     const daemon = await runDaemon({
       socketPath,
       handler,
-      idleMs: flags.config.daemonIdleMs ?? DEFAULT_DAEMON_IDLE_MS,
+      // Each workspace closes after its own config's daemonIdleMs; the daemon with the last.
+      idleMs: 0,
     });
     for (const signal of ["SIGTERM", "SIGINT"] as const) {
       Deno.addSignalListener(signal, () => daemon.stop());
@@ -122,7 +74,7 @@ async function serve(flags: DaemonFlags): Promise<number> {
     return 0;
   } catch (error) {
     await handler.close();
-    // Another daemon won the race to serve this workspace: it serves.
+    // Another daemon won the race to serve this user: it serves.
     if (error instanceof DaemonAlreadyRunning) return 0;
     throw error;
   }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonConnection } from "./client.ts";
 import { type ConnectionHandler, DaemonAlreadyRunning, type Hello, runDaemon } from "./server.ts";
-import { socketFolder, socketPathFor } from "./socket_path.ts";
+import { daemonSocket, socketFolder } from "./socket_path.ts";
 
 /** A daemon handler that echoes requests with the connection's role; "slow" waits to be closed. */
 function fakeHandler() {
@@ -161,7 +161,22 @@ Deno.test("a stale socket is replaced, a live one refuses a second daemon, idle 
   }
 });
 
-Deno.test("the socket folder is private to this user and the socket name depends on root and config", async () => {
+Deno.test("a daemon whose socket is removed (its runtime folder deleted) ends: nobody can reach it again", async () => {
+  const { dir, path } = await tempSocket();
+  const handler = fakeHandler();
+  const daemon = await runDaemon({ socketPath: path, handler, idleMs: 0 });
+  try {
+    await Deno.remove(path);
+    // Checked every 5 s at most: a hang guard, not a timing assertion.
+    await waitFor(() => handler.handlerClosed, 15_000);
+    await daemon.done;
+  } finally {
+    await daemon.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the socket folder is private to this user, and the daemon's socket is one fixed path in it", async () => {
   const runtime = await Deno.makeTempDir({ prefix: "lspgate_runtime_" });
   const before = Deno.env.get("XDG_RUNTIME_DIR");
   Deno.env.set("XDG_RUNTIME_DIR", runtime);
@@ -169,10 +184,7 @@ Deno.test("the socket folder is private to this user and the socket name depends
     const folder = await socketFolder();
     assert.equal(folder, join(runtime, "lspgate"));
     assert.equal(((await Deno.stat(folder)).mode ?? 0) & 0o777, 0o700);
-    const a = await socketPathFor("/ws", "{}");
-    assert.equal(a, await socketPathFor("/ws", "{}"));
-    assert.notEqual(a, await socketPathFor("/ws", '{"sandbox":"none"}'));
-    assert.notEqual(a, await socketPathFor("/other", "{}"));
+    assert.equal(await daemonSocket(), join(runtime, "lspgate", "daemon.sock"));
     // A folder open to others is refused, never used.
     await Deno.chmod(folder, 0o777);
     await assert.rejects(socketFolder(), /not a private folder/);

@@ -1,5 +1,6 @@
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { LineWriter, readLines } from "../frontends/lines.ts";
+import { checkRuntimeEntry } from "../runtime_folder.ts";
 
 /** What a client says first on a daemon connection. */
 export interface Hello {
@@ -9,8 +10,11 @@ export interface Hello {
   session?: string;
   /** Which front end: `call`, `hook`, `mcp`, `jsonl`. */
   client?: string;
-  /** The workspace root this connection is about (a user's daemon serves several). */
-  root?: string;
+  /**
+   * The workspace this connection is about: its real root, and the config, sandbox and trust it
+   * runs with (one daemon per user serves every workspace; each (root, config) its own session).
+   */
+  workspace?: { root: string; config: unknown; sandbox: string; trust: boolean };
 }
 
 /** One client connection's view of the daemon: its own role, its own requests. */
@@ -21,14 +25,24 @@ export interface ConnectionHandler {
   handle(raw: unknown, progress: (line: unknown) => void): Promise<unknown>;
   /** The client went away: cancel what it still has in flight. */
   close(): void;
+  /** Which workspace session the connection is served by (connections of one stop together). */
+  workspace?: string;
+  /** The status of this connection's workspace (never another's); default: the daemon's. */
+  status?(): Record<string, unknown>;
+  /** Stops this connection's workspace session (`daemon stop`). */
+  stop?(): Promise<void>;
+  /** Whether this connection's workspace has its session open. */
+  opened?(): boolean;
 }
 
 /** The daemon's side: it opens connections, reports status, and stops. */
 export interface DaemonHandler {
+  /** Opens a connection's view; a throw refuses the hello with the error. */
   connect(hello: Hello): ConnectionHandler | Promise<ConnectionHandler>;
-  /** The daemon's state as `hello` (the asking connection's) may learn it. */
-  status(hello?: Hello): Record<string, unknown>;
+  status(): Record<string, unknown>;
   close(): Promise<void>;
+  /** How many workspace sessions are open: with none and no connection the daemon ends soon. */
+  sessions?(): number;
 }
 
 /** Options of runDaemon(). */
@@ -50,6 +64,9 @@ export interface RunningDaemon {
 }
 
 const HELLO_TIMEOUT_MS = 10_000;
+// A daemon with no workspace session open and no client ends this soon after (sessions close
+// after their own idle time).
+const EMPTY_MS = 5_000;
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
@@ -64,6 +81,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   await Deno.chmod(socketPath, 0o600);
   const ours = await Deno.stat(socketPath);
   const connections = new Set<Deno.Conn>();
+  const servedBy = new Map<Deno.Conn, ConnectionHandler>();
   let inFlight = 0;
   let lastActive = Date.now();
   let stopping: Promise<void> | undefined;
@@ -93,9 +111,19 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
   };
 
   const idleTimer = setInterval(() => {
-    if (!options.idleMs || connections.size > 0 || inFlight > 0) return;
-    if (Date.now() - lastActive >= options.idleMs) stop();
-  }, Math.max(50, Math.min(30_000, options.idleMs / 4 || 30_000)));
+    // A daemon whose socket is gone (its runtime folder removed) or replaced can never be reached
+    // again: it ends.
+    try {
+      const now = Deno.lstatSync(socketPath);
+      if (now.ino !== ours.ino || now.dev !== ours.dev) return stop();
+    } catch {
+      return stop();
+    }
+    if (connections.size > 0 || inFlight > 0) return;
+    const empty = handler.sessions?.() === 0;
+    if (!options.idleMs && !empty) return;
+    if (Date.now() - lastActive >= (empty ? EMPTY_MS : options.idleMs)) stop();
+  }, Math.max(50, Math.min(5_000, options.idleMs / 4 || 5_000)));
 
   const serve = async (conn: Deno.Conn) => {
     connections.add(conn);
@@ -126,6 +154,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           try {
             hello = parseHello(message);
             connection = await handler.connect(hello);
+            servedBy.set(conn, connection);
             clearTimeout(helloTimer);
             await say({ hello: { ok: true, pid: Deno.pid, ...connection.granted } });
           } catch (error) {
@@ -142,8 +171,26 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           );
           continue;
         }
+        const others = (handler.sessions?.() ?? 0) - (connection.opened?.() ? 1 : 0);
+        if (control?.verb === "stop" && connection.stop && others > 0) {
+          // This workspace's session stops, and its clients are let go; the other workspaces'
+          // go on. (Its last session stops the whole daemon, below: the listener first, so that
+          // no client reconnects to a daemon on its way out.)
+          const status = connection.status?.() ?? handler.status();
+          const workspace = connection.workspace;
+          for (const [other, served] of servedBy) {
+            if (other !== conn && served.workspace === workspace) closeQuietly(other);
+          }
+          await connection.stop();
+          await say({ id: control.id, ok: true, daemon: status });
+          break;
+        }
         if (control) {
-          await say({ id: control.id, ok: true, daemon: handler.status(hello) });
+          await say({
+            id: control.id,
+            ok: true,
+            daemon: connection.status?.() ?? handler.status(),
+          });
           if (control.verb === "stop") {
             await writer.close();
             stop();
@@ -170,6 +217,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
       connection?.close();
       await Promise.allSettled(pending);
       connections.delete(conn);
+      servedBy.delete(conn);
       lastActive = Date.now();
       await writer.close();
       closeQuietly(conn);
@@ -194,12 +242,22 @@ function parseHello(message: unknown): Hello {
   if (hello.role !== "main" && hello.role !== "subagent") {
     throw new LspGateError("INVALID_INPUT", "hello.role must be main or subagent");
   }
+  const workspace = hello.workspace as Record<string, unknown> | undefined;
   return {
     role: hello.role,
     allowMutations: hello.allowMutations === true,
     session: typeof hello.session === "string" ? hello.session.slice(0, 200) : undefined,
     client: typeof hello.client === "string" ? hello.client.slice(0, 40) : undefined,
-    root: typeof hello.root === "string" && hello.root.length <= 4096 ? hello.root : undefined,
+    ...(workspace && typeof workspace === "object"
+      ? {
+        workspace: {
+          root: String(workspace.root),
+          config: workspace.config,
+          sandbox: String(workspace.sandbox),
+          trust: workspace.trust === true,
+        },
+      }
+      : {}),
   };
 }
 
@@ -231,6 +289,9 @@ export class DaemonAlreadyRunning extends Error {
 
 /** Listens on `path`; a socket file no daemon answers on is removed first. */
 async function listenReplacingStale(path: string): Promise<Deno.UnixListener> {
+  // Whatever is at the socket's name must be a socket of this user's: a planted symlink is
+  // refused, never connected through nor removed.
+  checkRuntimeEntry(path, "socket");
   try {
     return Deno.listen({ transport: "unix", path });
   } catch (error) {

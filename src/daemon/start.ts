@@ -4,9 +4,10 @@ import { fileURLToPath } from "node:url";
 import type { LspGateConfig } from "../config.ts";
 import { DaemonConnection } from "./client.ts";
 import type { Hello } from "./server.ts";
-import { socketFolder, socketPathFor } from "./socket_path.ts";
+import { checkRuntimeEntry } from "../runtime_folder.ts";
+import { daemonSocket, socketFolder } from "./socket_path.ts";
 
-/** What identifies a workspace's daemon, and how to start it. */
+/** What identifies a workspace's session in the daemon, and how to start the daemon. */
 export interface DaemonTarget {
   /** The workspace root as given. */
   root: string;
@@ -23,34 +24,32 @@ export interface DaemonTarget {
 const START_TIMEOUT_MS = 15_000;
 
 /**
- * The socket of the daemon for `target` and the config file it runs with: the effective config
- * written (mode 0600) beside the socket, so the daemon runs with exactly what its clients asked
- * for, and the socket's name is a hash of that config.
- *
- * One daemon serves all of a user's workspaces that share a config (each connection names its
- * root). It is one per root only with `--trust`, which makes that root's own programs part of the
- * daemon's identity. A client's Deno write grant is not: it caps the client's mutations on its
- * own side (see openGate), and the daemon writes only where its own grant allows.
+ * The socket of this user's daemon and what a connection says of `target`: the real root, and the
+ * config, sandbox and trust it is served with (each (root, config) is its own session there).
  */
 export async function daemonAddress(
   target: DaemonTarget,
-): Promise<{ socketPath: string; configPath: string; realRoot: string }> {
+): Promise<{ socketPath: string; realRoot: string; workspace: NonNullable<Hello["workspace"]> }> {
   const realRoot = await Deno.realPath(target.root);
-  // Role and mutations are per connection, not part of the daemon's identity.
+  // Role and mutations are per connection, not part of the session's identity.
   const { role: _role, allowMutations: _mutations, ...shared } = target.config;
-  const key = JSON.stringify({ config: shared, sandbox: target.sandbox, trust: target.trust });
-  const socketPath = await socketPathFor(target.trust ? realRoot : "", key);
-  return { socketPath, configPath: socketPath.replace(/\.sock$/, ".config.json"), realRoot };
+  return {
+    socketPath: await daemonSocket(),
+    realRoot,
+    workspace: { root: realRoot, config: shared, sandbox: target.sandbox, trust: target.trust },
+  };
 }
 
-/** Connects to the workspace's daemon; undefined when none is running. */
+/** Connects to this user's daemon for the workspace; undefined when none is running. */
 export async function attach(
   target: DaemonTarget,
   hello: Hello,
 ): Promise<DaemonConnection | undefined> {
-  const { socketPath, realRoot } = await daemonAddress(target);
+  const { socketPath, workspace } = await daemonAddress(target);
+  // Only a socket of this user's: a planted symlink is refused, naming it.
+  if (!checkRuntimeEntry(socketPath, "socket")) return undefined;
   try {
-    return await DaemonConnection.open(socketPath, { ...hello, root: hello.root ?? realRoot });
+    return await DaemonConnection.open(socketPath, { ...hello, workspace });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.ConnectionRefused) {
       return undefined;
@@ -60,9 +59,9 @@ export async function attach(
 }
 
 /**
- * Connects to the workspace's daemon, starting one when there is none. Returns undefined when no
- * daemon can be started from this process (its Deno permissions do not allow spawning Deno with
- * the same grant): the caller then serves in-process.
+ * Connects to this user's daemon for the workspace, starting one when there is none. Returns
+ * undefined when no daemon can be started from this process (its Deno permissions do not allow
+ * spawning Deno with the same grant): the caller then serves in-process.
  */
 export async function attachOrStart(
   target: DaemonTarget,
@@ -75,7 +74,8 @@ export async function attachOrStart(
   try {
     new Deno.Command(Deno.execPath(), {
       args,
-      cwd: await Deno.realPath(target.root),
+      // Outside every workspace: one the daemon serves may be deleted while it runs.
+      cwd: await socketFolder(),
       stdin: "null",
       stdout: "null",
       stderr: "null",
@@ -94,23 +94,22 @@ export async function attachOrStart(
 }
 
 /**
- * `deno run … mod.ts daemon serve` for `target`, with this process's own Deno grant and no more:
- * only a process that may run any program (unscoped `--allow-run`, as `deno task start` grants)
- * can start a daemon; a write grant on the root is passed on, else the daemon writes only its
- * socket.
+ * `deno run … mod.ts daemon serve`, with this process's own Deno grant and no more: only a process
+ * that may run any program (unscoped `--allow-run`, as `deno task start` grants) can start the
+ * daemon; a write grant on the root is passed on beside the runtime folder's, else the daemon
+ * writes only there; net only for its one socket unless the whole network was granted.
  */
 export async function daemonCommand(target: DaemonTarget): Promise<string[] | undefined> {
   const granted = (descriptor: Deno.PermissionDescriptor) =>
     Deno.permissions.querySync(descriptor).state === "granted";
-  if (!granted({ name: "run" })) return undefined;
-  const { configPath, realRoot } = await daemonAddress(target);
+  if (!granted({ name: "run" }) || !granted({ name: "read" })) return undefined;
+  const { socketPath, realRoot } = await daemonAddress(target);
   const folder = await socketFolder();
-  await Deno.writeTextFile(configPath, JSON.stringify(target.config), { mode: 0o600 });
   const permissions: string[] = [];
-  for (const name of ["read", "env", "run", "net", "sys", "ffi"] as const) {
+  for (const name of ["read", "env", "run", "sys", "ffi"] as const) {
     if (granted({ name })) permissions.push(`--allow-${name}`);
   }
-  if (!granted({ name: "read" })) return undefined;
+  permissions.push(granted({ name: "net" }) ? "--allow-net" : `--allow-net=unix:${socketPath}`);
   if (granted({ name: "write" })) permissions.push("--allow-write");
   else if (granted({ name: "write", path: realRoot })) {
     permissions.push(`--allow-write=${realRoot},${folder}`);
@@ -129,13 +128,6 @@ export async function daemonCommand(target: DaemonTarget): Promise<string[] | un
     main,
     "daemon",
     "serve",
-    "--root",
-    realRoot,
-    "--config",
-    configPath,
-    "--sandbox",
-    target.sandbox,
-    ...(target.trust ? ["--trust"] : []),
     ...(target.telemetry ? ["--telemetry", resolve(target.telemetry)] : []),
   ];
 }

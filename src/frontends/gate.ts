@@ -18,10 +18,7 @@ export function handleWithProgress(
   if (!progress) return gate.handle(request);
   if (gate instanceof RemoteSession) {
     // The daemon samples its own servers and sends progress lines for this request.
-    return gate.connection.request(
-      raw,
-      (update) => onProgress(update as ProgressUpdate),
-    ) as unknown as Promise<Response>;
+    return gate.request(raw, (update) => onProgress(update as ProgressUpdate));
   }
   const session = gate as Session;
   const answer = session.handle(request);

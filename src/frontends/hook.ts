@@ -1,9 +1,21 @@
-import { isAbsolute, resolve } from "node:path";
 import { toLspGateError } from "../errors.ts";
-import type { DiagnosticView, FileDiagnostics } from "../actions/diagnostics.ts";
+import type { DiagnosticView } from "../actions/diagnostics.ts";
 import type { Gate } from "./gate.ts";
-import { findImporters } from "./importers.ts";
+import { causedByEdit, type ImporterErrors, importerErrors, textBefore } from "./hook_importers.ts";
 import { readTurn, touch, updateTurn } from "./turn_state.ts";
+import {
+  type HookFileResult,
+  type HookReport,
+  hookReport,
+  MAX_NOTE_CHARS,
+  MAX_REASON_CHARS,
+  oneLine,
+} from "./hook_report.ts";
+
+export { type HookFileResult, type HookReport, hookReport } from "./hook_report.ts";
+import { type HookPayload, readPayload } from "./hook_payload.ts";
+
+export { type HookPayload, parsePayload, readPayload } from "./hook_payload.ts";
 
 /** Options of runHook(). */
 export interface HookOptions {
@@ -18,39 +30,13 @@ export interface HookOptions {
   event?: string;
 }
 
-/** What a hook payload says: the edited files, and who and when. */
-export interface HookPayload {
-  files: string[];
-  /** The agent's session id (Claude Code's `session_id`). */
-  session?: string;
-  /** Claude Code's `hook_event_name`: `PostToolUse`, `Stop`, … */
-  event?: string;
-  /** Claude Code's `stop_hook_active`: the agent is already continuing because of a stop hook. */
-  stopHookActive?: boolean;
-}
-
-/** What the hook prints and its exit code, before it is printed. */
-export interface HookReport {
-  code: 0 | 2;
-  stdout: string;
-  stderr: string;
-}
-
-/** A file's diagnostics as the diagnostics action gives them, syntax-only ones included. */
-export type HookFileResult = FileDiagnostics & { syntaxOnly?: boolean; reason?: string };
-
 const MAX_FILES_PER_REQUEST = 64;
-const MAX_IMPORTERS = 16;
 // How long importers may take after the edited files have answered.
 const IMPORTER_GRACE_MS = 300;
-const MAX_REPORT_LINES = 60;
-const MAX_MESSAGE_LINES = 4;
-const MAX_MESSAGE_CHARS = 400;
-const MAX_REPORT_CHARS = 20_000;
-const MAX_NOTE_CHARS = 1_000;
-const MAX_REASON_CHARS = 200;
 // Claude Code stops a hook after 60 s; a hook that answers first says why it gave up.
 const DEADLINE_MS = 50_000;
+// How long a hook past its deadline still waits for its files to be remembered for the turn.
+const REMEMBER_MS = 2_000;
 
 /**
  * `lspgate hook [FILE...]`: the diagnostics of files an agent just edited, for post-edit hooks
@@ -75,9 +61,9 @@ const DEADLINE_MS = 50_000;
  *   deadline — with exactly one line on stderr: `lspgate hook: …`. A file checked for syntax
  *   only (its server is missing) counts as not checked unless its syntax errors are found.
  *
- * The session is closed in every case. In Claude Code's settings, under
- * `hooks.PostToolUse`: `{"matcher": "Edit|MultiEdit|Write", "hooks": [{"type": "command",
- * "command": "deno run --allow-read --allow-env --allow-run /path/to/mod.ts hook"}]}`.
+ * The session is closed in every case. Claude Code's settings: see the README (SessionStart,
+ * PostToolUse with the matcher `Edit|MultiEdit|Write|Read`, Stop), every command under the grant
+ * of `deno task start`.
  */
 export async function runHook(
   session: Gate,
@@ -90,8 +76,18 @@ export async function runHook(
     timer = setTimeout(() => resolve("expired"), deadlineMs);
   });
   try {
-    const outcome = await Promise.race([check(session, args, options), expired]);
+    let remembered!: () => void;
+    const memory = new Promise<void>((resolve) => remembered = resolve);
+    const run: HookRun = { expired: false, remembered };
+    const checked = check(session, args, options, run);
+    checked.then(remembered, remembered);
+    let outcome = await Promise.race([checked, expired]);
+    // A Stop already forgetting its files reports them, deadline or not.
+    if (outcome === "expired" && run.committing) outcome = await run.committing;
     if (outcome === "expired") {
+      run.expired = true;
+      // The files are remembered for the end of the turn even so (a moment more, at most).
+      await Promise.race([memory, new Promise((resolve) => setTimeout(resolve, REMEMBER_MS))]);
       return hookFailure(
         `gave up after ${deadlineMs / 1000} s: the diagnostics were not ready in time`,
       );
@@ -119,11 +115,22 @@ export function hookFailure(message: string): 0 {
   return 0;
 }
 
+/** One hook run's state shared between runHook() and check(): the deadline, and commitments. */
+interface HookRun {
+  /** The deadline passed and the hook said it gave up. */
+  expired: boolean;
+  /** The touched files are recorded for the turn. */
+  remembered: () => void;
+  /** A Stop forgetting the files it reports: the hook reports them whatever the deadline. */
+  committing?: Promise<HookReport | string>;
+}
+
 /** The report of a checked set of edited files, or (a string) lspgate's own failure. */
 async function check(
   session: Gate,
   args: string[],
   options: HookOptions,
+  run: HookRun = { expired: false, remembered: () => {} },
 ): Promise<HookReport | string> {
   const started = performance.now();
   let payload: HookPayload = { files: args };
@@ -136,57 +143,142 @@ async function check(
     payload = read;
   }
   const root = session.workspace.path;
-  const stop = (options.event ?? (payload.event === "Stop" ? "stop" : "post")) === "stop";
-  const turn = payload.session ? await readTurn(payload.session, root) : undefined;
-  if (stop) {
-    if (!payload.session || !turn) return "the end-of-turn report needs the payload's session_id";
-    // The turn is over: what it touched is reported once, and forgotten.
-    const ended = await updateTurn(payload.session, root, (now) => ({ ...now, touched: [] }));
+  const kind = options.event ?? EVENTS[payload.event ?? ""] ??
+    (READ_TOOLS.has(payload.tool ?? "") ? "read" : "post");
+  if (kind === "session-start") {
+    return await warm(session, started, options, {
+      action: "symbols",
+      file: "*",
+      query: "lspgate-warm-up",
+    });
+  }
+  if (kind === "read") {
+    // The agent read a file (Claude Code's Edit needs a Read first): its server opens it now.
+    const { files } = await filesToCheck(session, payload.files);
+    if (files.length === 0) return { code: 0, stdout: "", stderr: "" };
+    return await warm(session, started, options, { action: "diagnostics", files });
+  }
+  if (kind === "stop") {
+    if (!payload.session) return "the end-of-turn report needs the payload's session_id";
+    // The turn is over: what it touched is reported once, then forgotten (a Stop that gives up
+    // at its deadline forgets nothing: the next one reports them).
+    const ended = await readTurn(payload.session, root);
     if (ended.touched.length === 0) return { code: 0, stdout: "", stderr: "" };
     const { files, unchecked } = await filesToCheck(session, ended.touched);
     const results = await diagnosticsOf(session, files);
     if (typeof results === "string") return results;
+    const sessionId = payload.session;
     const report = hookReport(results, unchecked);
     // Already continuing because of a stop hook: say it, but let the agent stop.
-    if (report.code === 2 && payload.stopHookActive) {
-      return { code: 0, stdout: report.stderr, stderr: "" };
-    }
-    return report;
+    const said = report.code === 2 && payload.stopHookActive
+      ? { code: 0 as const, stdout: report.stderr, stderr: "" }
+      : report;
+    // Given up meanwhile: nothing was said, so nothing is forgotten. Else what is said is
+    // forgotten, and the hook waits for that even past its deadline (set in one step: no await
+    // between the check and the commitment).
+    if (run.expired) return "gave up";
+    run.committing = updateTurn(sessionId, root, (now) => ({
+      ...now,
+      touched: now.touched.filter((f) => !ended.touched.includes(f)),
+    })).then(() => said);
+    return await run.committing;
   }
   const { files, unchecked } = await filesToCheck(session, payload.files);
-  // The files that import an edited one, asked beside it: an edit that breaks a caller elsewhere
-  // is reported (its errors the hook has not reported before in this session). Each importer is
-  // asked on its own, and the ones not answered shortly after the edited files are left out:
-  // a broken caller answers fast, a clean one may only be confirmed after a server's quiet window.
-  const left = (options.deadlineMs ?? DEADLINE_MS) - (performance.now() - started) - 100;
-  let editedDone!: () => void;
-  const edited = new Promise<void>((resolve) => editedDone = resolve);
-  const grace = edited.then(() => new Promise<void>((r) => setTimeout(r, IMPORTER_GRACE_MS)));
-  const importersTask = left > 0 ? importersOf(session, files, left, grace) : Promise.resolve([]);
-  const results = await diagnosticsOf(session, files);
-  editedDone();
-  const importers = await importersTask;
+  const edited = files.map((f) => session.workspace.relative(f));
+  // Remembered first: a hook that gives up at its deadline still has its files in the turn's
+  // end-of-turn report.
+  const turn = payload.session
+    ? await updateTurn(payload.session, root, (now) => touch(now, edited))
+    : undefined;
+  run.remembered();
+  // The files that import an edited one: an edit that breaks a caller elsewhere is reported, and
+  // only the errors the edit caused (see hook_importers.ts).
+  const deadline = started + (options.deadlineMs ?? DEADLINE_MS) - 100;
+  const before = files.length === 1 && (payload.original !== undefined || payload.edit)
+    ? textBefore(payload, await readNow(session, files[0]))
+    : undefined;
+  let results: HookFileResult[] | string;
+  let importers: ImporterErrors[] = [];
+  if (before !== undefined) {
+    // The what-if holds the edited file while it runs: asked once the file's own answer is in.
+    results = await diagnosticsOf(session, files);
+    const left = deadline - performance.now();
+    if (typeof results !== "string" && left > 0) {
+      importers = await causedByEdit(session, edited[0], before, left) ?? [];
+    }
+  } else {
+    // Each importer asked on its own beside the edited files; the ones not answered shortly
+    // after those are left out: a broken caller answers fast, a clean one may only be confirmed
+    // after a server's quiet window.
+    let editedDone!: () => void;
+    const done = new Promise<void>((resolve) => editedDone = resolve);
+    const grace = done.then(() => new Promise<void>((r) => setTimeout(r, IMPORTER_GRACE_MS)));
+    const left = deadline - performance.now();
+    const asked = left > 0 ? importerErrors(session, edited, left, grace) : Promise.resolve([]);
+    results = await diagnosticsOf(session, files);
+    editedDone();
+    importers = (await asked).map((found) => {
+      // Caused by the edit: what differs from this session's last look at the importer; a first
+      // look is only the baseline (its errors may well be older than the edit).
+      const seen = turn?.reported[found.file];
+      const known = new Set(seen ?? []);
+      const caused = seen ? (found.now ?? []).filter((d) => !known.has(signature(d))) : [];
+      return { ...found, caused };
+    });
+  }
   if (typeof results === "string") return results;
-  // What this hook reports now, per file; merged into the session's state as it is by then.
+  const report = hookReport(results, unchecked, importers.filter((i) => i.caused.length));
+  if (!payload.session) return report;
+  // What this hook saw is remembered only with what it says (not after it gave up: the next
+  // hook compares against what was last said).
   const reported: Record<string, string[]> = {};
-  const fresh: HookFileResult[] = [];
-  for (const result of importers) {
-    const errors = result.diagnostics.filter((d) => d.severity === "error");
-    const before = new Set(turn?.reported[result.file] ?? []);
-    const added = errors.filter((d) => !before.has(signature(d)));
-    reported[result.file] = errors.map(signature);
-    if (added.length) fresh.push({ ...result, diagnostics: added });
+  for (const found of importers) {
+    if (found.now) reported[found.file] = found.now.map(signature);
   }
   for (const result of results) {
-    reported[result.file] = result.diagnostics.filter((d) => d.severity === "error").map(signature);
+    reported[result.file] = result.diagnostics.filter((d) => d.severity === "error")
+      .map(signature);
   }
-  if (payload.session) {
-    await updateTurn(payload.session, root, (now) => ({
-      touched: touch(now, results.map((r) => r.file)).touched,
-      reported: { ...now.reported, ...reported },
-    }));
+  if (run.expired) return "gave up";
+  run.committing = updateTurn(payload.session, root, (now) => ({
+    ...now,
+    reported: { ...now.reported, ...reported },
+  })).then(() => report);
+  return await run.committing;
+}
+
+/** The text of an edited file now ("" when it cannot be read). */
+async function readNow(session: Gate, file: string): Promise<string> {
+  try {
+    return await session.workspace.readText(await session.workspace.resolve(file));
+  } catch {
+    return "";
   }
-  return hookReport([...results, ...fresh], unchecked);
+}
+
+/** Claude Code's `hook_event_name`s, as the hook's kinds. */
+const EVENTS: Record<string, string> = { Stop: "stop", SessionStart: "session-start" };
+/** Tools whose post-use hook warms instead of checking. */
+const READ_TOOLS = new Set(["Read"]);
+
+/**
+ * Warms the daemon for what comes next and says nothing: at the session's start, the workspace's
+ * servers (a workspace symbol search starts one per project); on a Read, the file's server opens
+ * it. Waits at most the deadline; what was started goes on after the hook exits.
+ */
+async function warm(
+  session: Gate,
+  started: number,
+  options: HookOptions,
+  request: Record<string, unknown>,
+): Promise<HookReport> {
+  const id = `hook-warm-${crypto.randomUUID()}`;
+  const left = started + (options.deadlineMs ?? DEADLINE_MS) - 100 - performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, Math.max(0, left)));
+  await Promise.race([session.handle({ ...request, id }), late]);
+  clearTimeout(timer);
+  return { code: 0, stdout: "", stderr: "" };
 }
 
 /** Diagnostics (errors and warnings) of `files`, or lspgate's own failure as a string. */
@@ -205,87 +297,8 @@ async function diagnosticsOf(session: Gate, files: string[]): Promise<HookFileRe
   return results;
 }
 
-/**
- * The diagnostics (errors) of the files importing `files` (see findImporters), each asked on its
- * own; what has not answered within `withinMs`, or once `enough` settles, is cancelled and left out.
- */
-async function importersOf(
-  session: Gate,
-  files: string[],
-  withinMs: number,
-  enough: Promise<void>,
-): Promise<HookFileResult[]> {
-  const found = new Set<string>();
-  for (const file of files) {
-    const path = await session.workspace.resolve(file).catch(() => undefined);
-    if (!path) continue;
-    for (const importer of await findImporters(session.workspace, path, MAX_IMPORTERS)) {
-      const rel = session.workspace.relative(importer);
-      if (!files.includes(rel)) found.add(rel);
-    }
-  }
-  if (found.size === 0) return [];
-  const answered: HookFileResult[] = [];
-  const pending = new Set<string>();
-  const asked = [...found].map(async (file) => {
-    const id = `hook-importer-${crypto.randomUUID()}`;
-    pending.add(id);
-    const response = await session.handle({ id, action: "diagnostics", file, severity: "error" });
-    pending.delete(id);
-    if (response.ok) answered.push(...(response.details.files ?? []) as HookFileResult[]);
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, withinMs));
-  await Promise.race([Promise.all(asked), enough, late]);
-  clearTimeout(timer);
-  await Promise.all(
-    [...pending].map((id) => session.handle({ id: `${id}-cancel`, action: "cancel", target: id })),
-  );
-  return answered.filter((r) => r.status === "ok");
-}
-
 function signature(d: DiagnosticView): string {
   return `${d.line}:${d.column}:${d.code ?? ""}:${d.message}`;
-}
-
-/** The edited files a hook payload names, or what is wrong with the payload. */
-export function parsePayload(text: string): string[] | string {
-  const payload = readPayload(text);
-  return typeof payload === "string" ? payload : payload.files;
-}
-
-/** What a hook payload says (files, session, event), or what is wrong with it. */
-export function readPayload(text: string): HookPayload | string {
-  if (text.trim() === "") {
-    return "no hook payload on stdin; expected one such as " +
-      '{"tool_input": {"file_path": "/abs/path.ts"}}, or file paths as arguments';
-  }
-  let payload: unknown;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    return "stdin is not JSON; expected a hook payload such as " +
-      '{"tool_input": {"file_path": "/abs/path.ts"}}';
-  }
-  if (!isObject(payload)) return "the hook payload on stdin is not a JSON object";
-  const input = isObject(payload.tool_input) ? payload.tool_input : {};
-  const output = isObject(payload.tool_response) ? payload.tool_response : {};
-  const found = [
-    input.file_path,
-    input.filePath,
-    input.path,
-    output.filePath,
-    payload.file_path,
-  ].filter((p): p is string => typeof p === "string" && p !== "");
-  const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
-  return {
-    files: [...new Set(found.map((p) => cwd && !isAbsolute(p) ? resolve(cwd, p) : p))],
-    session: typeof payload.session_id === "string" && payload.session_id
-      ? payload.session_id.slice(0, 200)
-      : undefined,
-    event: typeof payload.hook_event_name === "string" ? payload.hook_event_name : undefined,
-    stopHookActive: payload.stop_hook_active === true,
-  };
 }
 
 /**
@@ -309,94 +322,4 @@ async function filesToCheck(
     }
   }
   return { files: [...files], unchecked };
-}
-
-/**
- * What the hook says about diagnostics results (see runHook): exit 2 with the report on stderr
- * when there are errors; else 0, warnings on stdout and at most one `lspgate hook:` line on
- * stderr naming the files that could not be checked (and, from `unchecked`, why).
- */
-export function hookReport(results: HookFileResult[], unchecked: string[] = []): HookReport {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  const notChecked = [...unchecked];
-  for (const result of results) {
-    for (const d of result.diagnostics) {
-      (d.severity === "error" ? errors : warnings).push(diagnosticLine(result.file, d));
-    }
-    const reason = result.status !== "ok"
-      ? `${result.status}: ${result.message ?? "no reason given"}`
-      : result.syntaxOnly
-      ? `syntax only: ${result.reason ?? "no language server could run"}`
-      : undefined;
-    // A file whose syntax errors were found was checked as far as it matters.
-    const found = result.diagnostics.some((d) => d.severity === "error");
-    if (reason && !found) notChecked.push(`${result.file} (${oneLine(reason, MAX_REASON_CHARS)})`);
-  }
-  const files = new Set(results.filter((r) => r.diagnostics.length).map((r) => r.file)).size;
-  const head =
-    `lspgate: ${count(errors.length, "error")}, ${count(warnings.length, "warning")} in ` +
-    `${count(files, "edited file")}:`;
-  // Errors first, so a cut report still has every error it can.
-  const list = bounded([head, ...listed([...errors, ...warnings])]);
-  const skipped = notChecked.length
-    ? oneLine(notChecked.join("; "), MAX_NOTE_CHARS - 40)
-    : undefined;
-  if (errors.length > 0) {
-    return { code: 2, stdout: "", stderr: skipped ? `${list}\nnot checked: ${skipped}` : list };
-  }
-  return {
-    code: 0,
-    stdout: warnings.length > 0 ? list : "",
-    stderr: skipped
-      ? `lspgate hook: could not check ${count(notChecked.length, "file")}: ${skipped}`
-      : "",
-  };
-}
-
-function diagnosticLine(file: string, d: DiagnosticView): string {
-  const code = d.code !== undefined ? ` [${[d.source, d.code].filter(Boolean).join(" ")}]` : "";
-  let lines = d.message.trim().split("\n");
-  if (lines.length > MAX_MESSAGE_LINES) {
-    lines = [
-      ...lines.slice(0, MAX_MESSAGE_LINES),
-      `… (${lines.length - MAX_MESSAGE_LINES} more lines)`,
-    ];
-  }
-  let message = lines.join("\n    ");
-  if (message.length > MAX_MESSAGE_CHARS) message = `${message.slice(0, MAX_MESSAGE_CHARS)}…`;
-  return `${file}:${d.line}:${d.column} ${d.severity}${code}: ${message}`;
-}
-
-function listed(lines: string[]): string[] {
-  if (lines.length <= MAX_REPORT_LINES) return lines;
-  return [...lines.slice(0, MAX_REPORT_LINES), `… and ${lines.length - MAX_REPORT_LINES} more`];
-}
-
-/** The lines joined, cut at a line boundary to MAX_REPORT_CHARS. */
-function bounded(lines: string[]): string {
-  let text = lines[0];
-  for (let i = 1; i < lines.length; i++) {
-    if (text.length + 1 + lines[i].length > MAX_REPORT_CHARS) {
-      return `${text}\n… and ${
-        lines.length - i
-      } more (report cut at ${MAX_REPORT_CHARS} characters)`;
-    }
-    text += `\n${lines[i]}`;
-  }
-  return text;
-}
-
-/** `text` on one line (whitespace runs folded to one space), cut to `max` characters. */
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -14,11 +14,13 @@ import {
 import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
-import { Session } from "../session.ts";
+import { budgetOf, Session } from "../session.ts";
+import { BudgetPool } from "../servers/budget.ts";
 import { observeRequests, telemetryFrom } from "../telemetry.ts";
 import { attachOrStart } from "../daemon/start.ts";
 import { RemoteSession } from "../daemon/remote_session.ts";
 import type { Gate } from "./gate.ts";
+import type { DaemonFlags } from "../daemon/command.ts";
 import { serversOff } from "../actions/syntax_only.ts";
 import { VERSION } from "../version.ts";
 import { hookFailure } from "./hook.ts";
@@ -74,7 +76,8 @@ Flags:
   --telemetry FILE      append JSON-lines events with timings (also LSPGATE_TELEMETRY)
   --daemon              JSON lines and mcp: use the workspace's warm daemon (start it if none)
   --no-daemon           call and hook: no daemon, servers started and stopped in this process
-  --event stop          hook: report every file touched during the agent's turn
+  --event KIND          hook: stop (report every file touched during the agent's turn),
+                        session-start (start the workspace's servers), read (open a file read)
   --json                call, doctor: print the whole answer as JSON
   -h, --help            this text
   --version             lspgate's version
@@ -416,15 +419,17 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
         const remote = await RemoteSession.over(connection, {
           root: flags.root,
           readOnlyRoots: flags.config.readOnlyRoots,
+          // A daemon that went away (stopped, killed) is found or started again for the next
+          // request.
+          reconnect: () => attachOrStart(target, hello),
         });
         const telemetry = telemetryFrom(flags.telemetry);
         return telemetry ? observeRequests(remote, telemetry) : remote;
       }
     } catch (error) {
+      const e = toLspGateError(error);
       console.error(
-        `lspgate: the daemon could not be used (${
-          toLspGateError(error).message
-        }); serving in-process`,
+        `lspgate: the daemon could not be used (${e.code}: ${e.message}); serving in-process`,
       );
     }
   }
@@ -440,19 +445,52 @@ function writeGranted(path: string): boolean {
   }
 }
 
-/** What `lspgate daemon …` needs: the workspace, its config, and how servers are confined. */
-export async function daemonFlags(flags: GlobalFlags) {
+const budgetPools = new Map<number | undefined, BudgetPool>();
+
+/** The daemon's memory budget pool for a configured budget: shared by every workspace asking it. */
+function budgetPool(configured: number | undefined): BudgetPool {
+  const budget = budgetOf(configured);
+  let pool = budgetPools.get(budget);
+  if (!pool) budgetPools.set(budget, pool = new BudgetPool(budget));
+  return pool;
+}
+
+/**
+ * What `lspgate daemon …` needs: the workspace, its config, and how the daemon opens the session
+ * of each workspace its clients name (servers confined as that client's flags say).
+ */
+export function daemonFlags(flags: GlobalFlags): DaemonFlags {
+  // One telemetry file for the daemon's life: the one its starter named.
+  const telemetry = telemetryFrom(flags.telemetry);
   return {
     root: flags.root,
     config: flags.config,
     sandbox: flags.sandbox,
     trust: flags.trust,
     telemetry: flags.telemetry,
-    sandboxed: await sandboxFor(flags),
-    // A daemon serves every root its clients name: each is confined to its own.
-    sandboxedFor: (root: string) => sandboxFor({ ...flags, root }),
-    trustedRoots: trustedRootsOf(flags),
     role: flags.role,
+    openSession: async (target) => {
+      const own: GlobalFlags = { ...flags, ...target, role: "main", allowMutations: true };
+      const sandbox = await sandboxFor(own);
+      return await Session.open({
+        root: target.root,
+        // Each connection gets a view with its own role; the daemon's own is the ceiling.
+        role: "main",
+        allowMutations: true,
+        adapters: ADAPTERS,
+        config: target.config,
+        wrap: sandbox.wrap,
+        sandboxLabel: sandbox.label,
+        sandboxed: sandbox.sandboxed,
+        sandboxBackend: sandbox.backend,
+        trustedRoots: trustedRootsOf(own),
+        // Server events (start, ready, exit) of the warm servers every client shares.
+        telemetry,
+        // One budget over the servers of every workspace the daemon serves (per budget asked).
+        budget: budgetPool(target.config.memoryBudgetMiB),
+        daemonPid: Deno.pid,
+      });
+    },
   };
 }
 
@@ -510,7 +548,7 @@ export async function main(args: string[]): Promise<number> {
       }
       case "daemon": {
         const { runDaemonCommand } = await import("../daemon/command.ts");
-        return await runDaemonCommand(await daemonFlags(flags), more);
+        return await runDaemonCommand(daemonFlags(flags), more);
       }
       case "permissions": {
         const { printPermissions } = await import("./permissions_cmd.ts");

@@ -3,9 +3,7 @@ import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
 import { configureServers } from "../servers/custom_adapter.ts";
-import { socketFolder } from "../daemon/socket_path.ts";
-import { runtimeFolderPath } from "../fs.ts";
-import { daemonAddress } from "../daemon/start.ts";
+import { daemonSocketPath, runtimeFolderPath } from "../fs.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
 import { libcPath } from "../lsp/sandbox/landlock.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
@@ -17,7 +15,7 @@ export interface DenoPermissions {
   write: string[];
   run: string[];
   env: string[];
-  /** System information read: `uid` names and checks the daemon's private folder. */
+  /** System information read: none (the runtime folder is named and checked without a uid). */
   sys: string[];
   /** Only the daemon's Unix socket (`unix:PATH`), never the network. */
   net: string[];
@@ -36,6 +34,8 @@ const ENV_READ = [
   "INIT_CWD",
   "LSPGATE_TELEMETRY",
   "XDG_RUNTIME_DIR",
+  // Names the runtime folder where XDG_RUNTIME_DIR is unset (/tmp/lspgate-$USER).
+  "USER",
   "TMPDIR",
   // Where the Go and Rust toolchains keep their modules (gopls and rust-analyzer read them).
   "GOPATH",
@@ -131,35 +131,20 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   read.add(lspgateHome());
   // The servers' process trees, for their memory in status and the memory budget.
   read.add("/proc");
-  const write = flags.allowMutations ? [workspace.path] : [];
-  const net: string[] = [];
-  if (flags.daemon === "on") {
-    // Attaching to the workspace's daemon opens its socket, which Deno grants as read and write
-    // of the private socket folder (nothing of the workspace).
-    const folder = await socketFolder();
-    const { socketPath } = await daemonAddress({
-      root: flags.root,
-      config: flags.config,
-      sandbox: flags.sandbox,
-      trust: flags.trust,
-    });
-    read.add(folder);
-    write.push(folder);
-    net.push(`unix:${socketPath}`);
-    notes.push(
-      `--daemon: read and write of ${folder} and net for its socket alone (no network), only ` +
-        "to reach the workspace's daemon",
-    );
-  } else {
-    notes.push(
-      "call and hook answer in-process under these flags (no grant for the daemon's socket); " +
-        "add --daemon to print the flags that let them share the workspace's warm daemon",
-    );
-  }
+  // lspgate's private runtime folder (never the workspace): the daemon's socket, the hook's turn
+  // state, the watcher's barrier (exact change tracking). Its one socket is all the net there is.
+  const runtime = runtimeFolderPath();
+  const write = [...(flags.allowMutations ? [workspace.path] : []), runtime];
+  read.add(runtime);
+  const net = [`unix:${daemonSocketPath()}`];
+  notes.push(
+    `read and write of ${runtime} (lspgate's private runtime folder, 0700) and net for its ` +
+      "daemon socket alone (no network): call, hook and --daemon share the warm daemon",
+  );
   return {
     read: [...read].sort(),
     write,
-    sys: flags.daemon === "on" ? ["uid"] : [],
+    sys: [],
     net,
     run: [...run].sort(),
     env: ENV_READ,

@@ -3,7 +3,12 @@
 // errors are reported when the edit changed them, not again on every edit). Kept in the user's
 // private daemon folder, so it works with or without a daemon.
 import { join } from "node:path";
-import { socketFolder } from "../daemon/socket_path.ts";
+import {
+  checkRuntimeEntry,
+  ensureRuntimeFolder,
+  readRuntimeFile,
+  writeRuntimeFile,
+} from "../runtime_folder.ts";
 
 /** Most files remembered for one turn. */
 export const MAX_TOUCHED = 16;
@@ -15,20 +20,30 @@ export interface TurnState {
   reported: Record<string, string[]>;
 }
 
-async function statePath(session: string, root: string): Promise<string> {
+/** Where the session's state is kept: `turn-<hash>.json` in the runtime folder. */
+export async function turnStatePath(session: string, root: string): Promise<string> {
+  return join(await ensureRuntimeFolder(), await turnStateName(session, root));
+}
+
+/** The name of the session's state file in the runtime folder (a hash of root and session). */
+export async function turnStateName(session: string, root: string): Promise<string> {
   const digest = await crypto.subtle.digest(
     "SHA-256",
     new TextEncoder().encode(`${root}\0${session}`),
   );
   const hex = [...new Uint8Array(digest)].slice(0, 12)
     .map((b) => b.toString(16).padStart(2, "0")).join("");
-  return join(await socketFolder(), `turn-${hex}.json`);
+  return `turn-${hex}.json`;
 }
 
-/** The session's state (empty when none, or unreadable). */
+/**
+ * The session's state (empty when none, or not JSON). A file that is not this user's own regular
+ * file (a planted symlink) is PERMISSION_DENIED naming it, never followed.
+ */
 export async function readTurn(session: string, root: string): Promise<TurnState> {
+  const text = await readRuntimeFile(await turnStatePath(session, root));
   try {
-    const parsed = JSON.parse(await Deno.readTextFile(await statePath(session, root)));
+    const parsed = JSON.parse(text ?? "{}");
     return {
       touched: Array.isArray(parsed.touched) ? parsed.touched.filter(isString) : [],
       reported: parsed.reported && typeof parsed.reported === "object" ? parsed.reported : {},
@@ -38,12 +53,9 @@ export async function readTurn(session: string, root: string): Promise<TurnState
   }
 }
 
-/** Saves the session's state (mode 0600, replaced atomically). */
+/** Saves the session's state (mode 0600, replaced atomically, never through a symlink). */
 export async function writeTurn(session: string, root: string, state: TurnState): Promise<void> {
-  const path = await statePath(session, root);
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temp, JSON.stringify(state), { mode: 0o600 });
-  await Deno.rename(temp, path);
+  await writeRuntimeFile(await turnStatePath(session, root), JSON.stringify(state));
 }
 
 /** How long a hook waits for another's update of the same session, and when a lock is stale. */
@@ -60,7 +72,7 @@ export async function updateTurn(
   root: string,
   change: (state: TurnState) => TurnState,
 ): Promise<TurnState> {
-  const lock = `${await statePath(session, root)}.lock`;
+  const lock = `${await turnStatePath(session, root)}.lock`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -68,8 +80,10 @@ export async function updateTurn(
       break;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      // Only a lock file of this user's is waited for or taken over (a planted symlink is named).
+      checkRuntimeEntry(lock, "file");
       // A hook that died holding the lock leaves it behind: an old one is taken over.
-      const age = await Deno.stat(lock).then(
+      const age = await Deno.lstat(lock).then(
         (i) => Date.now() - (i.mtime?.getTime() ?? 0),
         () => 0,
       );

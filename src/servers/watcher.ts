@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
-import { env, runtimeFolderPath, uid } from "../fs.ts";
+import { env, runtimeFolderPath } from "../fs.ts";
+import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 /** A change to a file on disk, as `workspace/didChangeWatchedFiles` counts them. */
@@ -232,12 +233,10 @@ function granted(path: string): boolean {
   }
 }
 
-/** The runtime folder exists, is a folder of this user's, and is closed to others. */
+/** The runtime folder is (made when missing) a folder of this user's, closed to others. */
 function isPrivateFolder(path: string): boolean {
   try {
-    const info = Deno.lstatSync(path);
-    const me = uid();
-    return info.isDirectory && me !== null && info.uid === me && ((info.mode ?? 0) & 0o077) === 0;
+    return ensureRuntimeFolderSync() === path;
   } catch {
     return false;
   }

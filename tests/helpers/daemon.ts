@@ -4,6 +4,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type FixtureName, TempWorkspace } from "./workspace.ts";
+import { defaultConfig, loadUserConfig } from "../../src/config.ts";
+import { ADAPTERS } from "../../adapters/mod.ts";
+import type { Hello } from "../../src/daemon/server.ts";
 
 /** lspgate's entry. */
 export const MOD = join(import.meta.dirname!, "..", "..", "mod.ts");
@@ -76,6 +79,26 @@ export async function daemonWorkspace(options: DaemonWorkspaceOptions = {}) {
   return { ws, runtime, env, run, daemon, socket, cleanup };
 }
 
+/**
+ * What a hello says of the workspace at `root` for a client run with `--config FILE` (else no
+ * config) and `--sandbox`: the session `lspgate call` and `hook` reach with those flags.
+ */
+export async function workspaceHello(
+  root: string,
+  options: { config?: string; sandbox?: string } = {},
+): Promise<Hello["workspace"]> {
+  const loaded = options.config
+    ? await loadUserConfig(options.config, { knownServers: ADAPTERS.map((a) => a.id) })
+    : defaultConfig();
+  const { role: _role, allowMutations: _mutations, ...config } = loaded;
+  return {
+    root: await Deno.realPath(root),
+    config,
+    sandbox: options.sandbox ?? "auto",
+    trust: false,
+  };
+}
+
 /** A user config file (JSON) holding `config`; the caller removes it. */
 export async function configFile(config: Record<string, unknown>): Promise<string> {
   const file = await Deno.makeTempFile({ prefix: "lspgate_daemon_config_", suffix: ".json" });
@@ -100,17 +123,25 @@ export function assertQuiet(out: RunOutput, line: RegExp): void {
   assert.match(out.stderr.trimEnd(), line);
 }
 
-/** A Claude Code hook payload: PostToolUse for a Write of `file` (absolute), or Stop. */
+/**
+ * A Claude Code hook payload: PostToolUse for a Write of `file` (absolute; with `original`, the
+ * file's text before it, as Claude Code sends it), or Stop.
+ */
 export function hookPayload(
   session: string,
   event: "PostToolUse" | "Stop",
-  options: { file?: string; stopHookActive?: boolean } = {},
+  options: { file?: string; stopHookActive?: boolean; original?: string } = {},
 ): string {
   return JSON.stringify({
     session_id: session,
     hook_event_name: event,
-    ...(event === "Stop"
-      ? { stop_hook_active: options.stopHookActive ?? false }
-      : { tool_name: "Write", tool_input: { file_path: options.file } }),
+    ...(event === "Stop" ? { stop_hook_active: options.stopHookActive ?? false } : {
+      tool_name: "Write",
+      tool_input: { file_path: options.file },
+      // Claude Code's Write and Edit answers carry the file's text from before the edit.
+      ...(options.original === undefined
+        ? {}
+        : { tool_response: { filePath: options.file, originalFile: options.original } }),
+    }),
   });
 }

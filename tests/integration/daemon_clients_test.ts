@@ -6,7 +6,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonConnection } from "../../src/daemon/client.ts";
-import { configFile, daemonWorkspace, FAKE_SERVER, until } from "../helpers/daemon.ts";
+import {
+  configFile,
+  daemonWorkspace,
+  FAKE_SERVER,
+  until,
+  workspaceHello,
+} from "../helpers/daemon.ts";
+import type { Hello } from "../../src/daemon/server.ts";
 import { readFakeLog } from "../fakes/fake_server.ts";
 
 /** A client speaking the daemon's wire protocol by hand, to misbehave at will. */
@@ -19,9 +26,10 @@ class RawClient {
   }
 
   /** Connects and says hello as a main connection. */
-  static async open(socket: string): Promise<RawClient> {
+  static async open(socket: string, workspace: Hello["workspace"]): Promise<RawClient> {
     const client = new RawClient(await Deno.connect({ transport: "unix", path: socket }));
-    await client.write(JSON.stringify({ hello: { role: "main", allowMutations: false } }) + "\n");
+    const said = { role: "main", allowMutations: false, workspace };
+    await client.write(JSON.stringify({ hello: said }) + "\n");
     const hello = await client.next();
     assert.equal((hello?.hello as { ok?: boolean })?.ok, true, JSON.stringify(hello));
     return client;
@@ -108,14 +116,15 @@ Deno.test("a client that goes away has its in-flight request cancelled at the se
     await ws.write("stays.fake", "stays\n");
     assert.equal((await run(["daemon", "start"])).code, 0);
     const path = socket();
+    const workspace = await workspaceHello(ws.root, { config, sandbox: "none" });
 
     // The other client: one request in flight at the server, for the whole test.
-    other = await DaemonConnection.open(path, { role: "main", allowMutations: false });
+    other = await DaemonConnection.open(path, { role: "main", allowMutations: false, workspace });
     const staying = other.request(hover(1, "stays.fake"));
     await until(async () => await received("textDocument/hover", "stays.fake") === 1, "hover 1");
 
     // A client with a request in flight sends garbage: an error line, and it is still served.
-    const garbage = await RawClient.open(path);
+    const garbage = await RawClient.open(path, workspace);
     await garbage.write(JSON.stringify(hover(1, "left.fake")) + "\n");
     await until(async () => await received("textDocument/hover", "left.fake") === 1, "hover 2");
     await garbage.write("this is not json\n");
@@ -140,7 +149,7 @@ Deno.test("a client that goes away has its in-flight request cancelled at the se
     await until(async () => await received("$/cancelRequest") === 1, "the first cancel");
 
     // A client that vanishes in the middle of a line, with a request in flight: cancelled too.
-    const vanishing = await RawClient.open(path);
+    const vanishing = await RawClient.open(path, workspace);
     await vanishing.write(JSON.stringify(hover(1, "left.fake")) + "\n");
     await until(async () => await received("textDocument/hover", "left.fake") === 2, "hover 3");
     await vanishing.write('{"id": 2, "action": "hov');

@@ -11,6 +11,7 @@ import {
   FAKE_SERVER,
   MOD,
   until,
+  workspaceHello,
 } from "../helpers/daemon.ts";
 
 function serverPid(statusJson: string): number | undefined {
@@ -54,9 +55,10 @@ Deno.test("the warm hook reports a type error in the edited file and one it caus
     assert.equal((await run(["call", "diagnostics", "file=src/main.ts"])).code, 0);
     const session = `s-${crypto.randomUUID()}`;
     // The edit: greet now takes a number, and returns one: main.ts's call breaks.
+    const original = await ws.read("src/greet.ts");
     await ws.write(
       "src/greet.ts",
-      (await ws.read("src/greet.ts")).replace(
+      original.replace(
         "export function greet(name: string): string {\n  return `Hello, ${name}!`;",
         "export function greet(name: number): string {\n  const wrong: number = 'x';\n  return `Hello, ${name}!`;",
       ),
@@ -67,6 +69,8 @@ Deno.test("the warm hook reports a type error in the edited file and one it caus
         hook_event_name: "PostToolUse",
         tool_name: "Edit",
         tool_input: { file_path: join(ws.root, file) },
+        // Claude Code's Edit answer: the file's text before the edit.
+        tool_response: { filePath: join(ws.root, file), originalFile: original },
       });
     const hook = await run(["hook"], payload("src/greet.ts"));
     assert.equal(hook.code, 2, hook.stderr);
@@ -266,14 +270,23 @@ Deno.test("one daemon, two roles: the sub-agent's apply is refused while the mai
       apply: true,
     };
     const before = await ws.read("src/main.ts");
-    const sub = await DaemonConnection.open(socket, { role: "subagent", allowMutations: true });
+    const workspace = await workspaceHello(ws.root);
+    const sub = await DaemonConnection.open(socket, {
+      role: "subagent",
+      allowMutations: true,
+      workspace,
+    });
     assert.equal(sub.granted.allowMutations, false);
     const refused = await sub.request({ id: 1, ...rename });
     assert.equal((refused as { error?: { code: string } }).error?.code, "ACTION_NOT_ALLOWED");
     assert.equal(await ws.read("src/main.ts"), before);
     sub.close();
 
-    const main = await DaemonConnection.open(socket, { role: "main", allowMutations: true });
+    const main = await DaemonConnection.open(socket, {
+      role: "main",
+      allowMutations: true,
+      workspace,
+    });
     assert.equal(main.granted.allowMutations, true);
     const applied = await main.request({ id: 1, ...rename });
     assert.equal(applied.ok, true, JSON.stringify(applied));
@@ -388,6 +401,7 @@ Deno.test("the daemon writes only within both grants: not for a client without w
     const main = await DaemonConnection.open(join(folder, sockets[0].name), {
       role: "main",
       allowMutations: true,
+      workspace: await workspaceHello(ws.root),
     });
     assert.equal(main.granted.allowMutations, false);
     assert.match(String(main.granted.note), /writes for nobody/);

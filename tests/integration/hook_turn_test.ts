@@ -30,12 +30,16 @@ async function warmTurn() {
   return {
     ...setup,
     session,
-    /** The PostToolUse hook for a Write of `file` (workspace-relative), in `session`. */
-    post: (file: string, inSession = session, flags: string[] = []) =>
+    /**
+     * The PostToolUse hook for a Write of `file` (workspace-relative), in `session`; `original`
+     * is the file's text before the write, as Claude Code sends it.
+     */
+    post: (file: string, inSession = session, flags: string[] = [], original?: string) =>
       setup.run(
         ["hook", ...flags],
         hookPayload(inSession, "PostToolUse", {
           file: join(setup.ws.root, file),
+          original,
         }),
       ),
     /** The Stop hook of `session`. */
@@ -111,68 +115,107 @@ Deno.test("stop_hook_active: the end-of-turn report goes to stdout with exit 0, 
   }
 });
 
-Deno.test("an importer's errors are reported when an edit changed them, not again on the next edit of the same session", async () => {
+/** greet.ts's text with greet() taking another type (itself clean): its callers break. */
+async function importerCase(turn: Awaited<ReturnType<typeof warmTurn>>) {
+  // Both files open in the warm server, so the importer's check is quick after an edit.
+  assert.equal(
+    (await turn.run(["call", "diagnostics", "files=src/main.ts,src/greet.ts"])).code,
+    0,
+  );
+  const original = await turn.ws.read("src/greet.ts");
+  const taking = (type: string, argument: string) => {
+    const text = original.replace("greet(name: string)", `greet(name: ${type})`)
+      .replace("greet(name))", `greet(${argument}))`);
+    assert.notEqual(text, original);
+    return text;
+  };
+  const callers = [
+    ["src/main.ts", await turn.ws.locate("src/main.ts", "greet(名前)")],
+    ["src/report.ts", await turn.ws.locate("src/report.ts", "greet(title)")],
+  ] as const;
+  const assertCallersReported = (out: RunOutput, type: string) => {
+    assertExit(out, 2);
+    // The edited file is clean: the callers' errors are the edit's, never counted as edited.
+    assert.match(
+      out.stderr,
+      /^lspgate: 0 errors, 0 warnings in 0 edited files; 2 errors it caused in 2 importing files:\n/,
+    );
+    for (const [file, at] of callers) {
+      const line = out.stderr.split("\n").find((l) => l.startsWith(`${file}:${at.line}:`));
+      assert.match(String(line), / error \[deno-ts 2345\]: /, out.stderr);
+      assert.ok(String(line).includes(`type '${type}'`), out.stderr);
+    }
+    assert.deepEqual(reported(out.stderr).sort(), callers.map(([file]) => file));
+  };
+  return { original, taking, assertCallersReported };
+}
+
+Deno.test("with the file's text from before the edit (Claude Code's originalFile), the importers' errors the edit caused are reported, and only those", async () => {
   const turn = await warmTurn();
   const telemetry = await Deno.makeTempFile({
     prefix: "lspgate_hook_telemetry_",
     suffix: ".jsonl",
   });
   try {
-    // Both files open in the warm server, so the importer's check is quick after an edit.
-    assert.equal(
-      (await turn.run(["call", "diagnostics", "files=src/main.ts,src/greet.ts"])).code,
-      0,
-    );
-    const original = await turn.ws.read("src/greet.ts");
-    // greet() taking another type, greet.ts itself kept clean: its callers in main.ts and
-    // report.ts (both import it) break.
-    const taking = (type: string, argument: string) => {
-      const text = original.replace("greet(name: string)", `greet(name: ${type})`)
-        .replace("greet(name))", `greet(${argument}))`);
-      assert.notEqual(text, original);
-      return text;
-    };
-    const callers = [
-      ["src/main.ts", await turn.ws.locate("src/main.ts", "greet(名前)")],
-      ["src/report.ts", await turn.ws.locate("src/report.ts", "greet(title)")],
-    ] as const;
-    const assertCallersReported = (out: RunOutput, type: string) => {
-      assertExit(out, 2);
-      for (const [file, at] of callers) {
-        const line = out.stderr.split("\n").find((l) => l.startsWith(`${file}:${at.line}:`));
-        assert.match(String(line), / error \[deno-ts 2345\]: /, out.stderr);
-        assert.ok(String(line).includes(`type '${type}'`), out.stderr);
-      }
-      assert.deepEqual(reported(out.stderr).sort(), callers.map(([file]) => file));
-    };
-
+    const { original, taking, assertCallersReported } = await importerCase(turn);
     // 1. greet now takes a number: both callers break, and are reported.
-    await turn.ws.write("src/greet.ts", taking("number", "name.length"));
-    assertCallersReported(await turn.post("src/greet.ts"), "number");
+    const number = taking("number", "name.length");
+    await turn.ws.write("src/greet.ts", number);
+    assertCallersReported(await turn.post("src/greet.ts", turn.session, [], original), "number");
 
-    // 2. Another edit of greet.ts leaves the callers' errors as they were: not reported again,
-    // though both were asked and answered (telemetry: their requests stopped ok, not cancelled).
-    await turn.ws.write("src/greet.ts", taking("number", "name.length") + "\n// Edited again.\n");
-    const second = await turn.post("src/greet.ts", turn.session, ["--telemetry", telemetry]);
+    // 2. Another edit of greet.ts leaves the callers' errors as they were: not the edit's, not
+    // reported, though compared (telemetry: the what-if of greet.ts answered ok).
+    const commented = `${number}\n// Edited again.\n`;
+    await turn.ws.write("src/greet.ts", commented);
+    const second = await turn.post(
+      "src/greet.ts",
+      turn.session,
+      ["--telemetry", telemetry],
+      number,
+    );
     assert.deepEqual(second, { code: 0, stdout: "", stderr: "" });
     const events = (await Deno.readTextFile(telemetry)).trim().split("\n").map((l) =>
       JSON.parse(l)
     );
-    for (const [file] of callers) {
-      const stops = events.filter((e) => e.event === "request.stop" && e.file === file);
-      assert.equal(stops.length, 1, JSON.stringify(events));
-      assert.equal(stops[0].ok, true, JSON.stringify(stops[0]));
-    }
+    // greet.ts's own diagnostics, then the what-if of its text before the edit.
+    const stops = events.filter((e) => e.event === "request.stop" && e.action === "diagnostics");
+    assert.deepEqual(stops.map((e) => [/^hook-what-if-/.test(e.id), e.ok]), [
+      [false, true],
+      [true, true],
+    ]);
 
-    // The same errors are news to another session: there they are reported.
-    assertCallersReported(await turn.post("src/greet.ts", `s-${crypto.randomUUID()}`), "number");
+    // In another session, the same: the edit did not cause them.
+    const other = await turn.post("src/greet.ts", `s-${crypto.randomUUID()}`, [], number);
+    assert.deepEqual(other, { code: 0, stdout: "", stderr: "" });
 
-    // 3. An edit that changes the callers' errors: reported again, the new ones.
+    // 3. An edit that changes the callers' errors: reported, the new ones.
     await turn.ws.write("src/greet.ts", taking("boolean", "name.length > 0"));
-    assertCallersReported(await turn.post("src/greet.ts"), "boolean");
+    assertCallersReported(
+      await turn.post("src/greet.ts", turn.session, [], commented),
+      "boolean",
+    );
   } finally {
     await turn.cleanup();
     await Deno.remove(telemetry);
+  }
+});
+
+Deno.test("without the text from before the edit, an importer's errors are reported when they differ from the session's last look at it, the first look being only the baseline", async () => {
+  const turn = await warmTurn();
+  try {
+    const { taking, assertCallersReported } = await importerCase(turn);
+    // 1. The callers break, but this session never looked at them before: they may be older than
+    // the edit, so they are the baseline, not reported (greet.ts itself is clean).
+    await turn.ws.write("src/greet.ts", taking("number", "name.length"));
+    assert.deepEqual(await turn.post("src/greet.ts"), { code: 0, stdout: "", stderr: "" });
+    // 2. An edit that changes them: reported.
+    await turn.ws.write("src/greet.ts", taking("boolean", "name.length > 0"));
+    assertCallersReported(await turn.post("src/greet.ts"), "boolean");
+    // 3. Another edit leaving them as they were: not reported again.
+    await turn.ws.write("src/greet.ts", taking("boolean", "name.length > 0") + "\n// Again.\n");
+    assert.deepEqual(await turn.post("src/greet.ts"), { code: 0, stdout: "", stderr: "" });
+  } finally {
+    await turn.cleanup();
   }
 });
 

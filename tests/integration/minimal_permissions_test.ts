@@ -1,8 +1,10 @@
 // `lspgate permissions` prints the narrowest `deno run` flags for a workspace; a run with exactly
-// those flags (no -A, no write, no net) must still answer through real servers.
+// those flags (no -A, no write but lspgate's runtime folder, no net but its daemon's socket) must
+// still answer through real servers.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { daemonSocketPath, runtimeFolderPath } from "../../src/fs.ts";
 
 const mod = fileURLToPath(new URL("../../mod.ts", import.meta.url));
 
@@ -25,8 +27,14 @@ Deno.test("a run with the printed minimal flags answers through deno lsp and ref
   try {
     const [, ...args] = await printedCommand(ws.root);
     assert.ok(!args.includes("-A") && !args.includes("--allow-all"));
-    assert.ok(!args.some((a) => a.startsWith("--allow-net")), "no network");
-    assert.ok(!args.some((a) => a.startsWith("--allow-write")), "no write for a subagent");
+    // No network: the daemon's socket alone. A sub-agent writes only lspgate's runtime folder.
+    assert.deepEqual(args.filter((a) => a.startsWith("--allow-net")), [
+      `--allow-net=unix:${daemonSocketPath()}`,
+    ]);
+    assert.deepEqual(args.filter((a) => a.startsWith("--allow-write")), [
+      `--allow-write=${runtimeFolderPath()}`,
+    ]);
+    assert.ok(!args.some((a) => a.startsWith("--allow-sys")), "no system information");
     const requests = [
       { id: 1, action: "definition", file: "src/main.ts", line: 7, symbol: "greet" },
       { id: 2, action: "diagnostics", file: "src/main.ts" },

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { daemonSocketPath, RUNTIME_GRANT, runtimeFolderPath } from "./fs.ts";
+import {
+  checkRuntimeEntry,
+  ensureRuntimeFolder,
+  readRuntimeFile,
+  writeRuntimeFile,
+} from "./runtime_folder.ts";
+
+const checkout = new URL("../", import.meta.url);
+
+/** Runs `body` with XDG_RUNTIME_DIR (and USER) set as given, in a fresh temp folder. */
+async function withRuntime(
+  body: (base: string) => Promise<void>,
+  vars: { xdg?: boolean; user?: string } = { xdg: true },
+): Promise<void> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rf_" }));
+  const before = { xdg: Deno.env.get("XDG_RUNTIME_DIR"), user: Deno.env.get("USER") };
+  if (vars.xdg) Deno.env.set("XDG_RUNTIME_DIR", base);
+  else Deno.env.delete("XDG_RUNTIME_DIR");
+  if (vars.user !== undefined) Deno.env.set("USER", vars.user);
+  try {
+    await body(base);
+  } finally {
+    for (const [name, value] of [["XDG_RUNTIME_DIR", before.xdg], ["USER", before.user]]) {
+      if (value === undefined) Deno.env.delete(name!);
+      else Deno.env.set(name!, value);
+    }
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+Deno.test("runtimeFolderPath() is $XDG_RUNTIME_DIR/lspgate, else /tmp/lspgate-$USER, as the printed grant names it", async () => {
+  await withRuntime(async (base) => {
+    assert.equal(runtimeFolderPath(), join(base, "lspgate"));
+    assert.equal(daemonSocketPath(), join(base, "lspgate", "daemon.sock"));
+    // The grant as sh expands it names exactly that folder and socket.
+    const expanded = await new Deno.Command("sh", {
+      args: ["-c", `printf '%s\\n' ${RUNTIME_GRANT.join(" ")}`],
+      env: { XDG_RUNTIME_DIR: base },
+      stdout: "piped",
+    }).output();
+    const [write, net] = new TextDecoder().decode(expanded.stdout).trim().split("\n");
+    assert.ok(write.split("=")[1].split(",").includes(runtimeFolderPath()), write);
+    assert.ok(net.split("=")[1].split(",").includes(`unix:${daemonSocketPath()}`), net);
+  });
+  await withRuntime(() => {
+    assert.equal(runtimeFolderPath(), "/tmp/lspgate-ada");
+    return Promise.resolve();
+  }, { xdg: false, user: "ada" });
+});
+
+Deno.test("deno.json's start tasks carry the runtime folder's grant, and nothing asks for --allow-sys", async () => {
+  const { tasks } = JSON.parse(await Deno.readTextFile(new URL("deno.json", checkout)));
+  const [, net] = RUNTIME_GRANT;
+  for (const name of ["start", "start:mutations"]) {
+    const words = (tasks[name] as string).split(" ");
+    assert.ok(words.includes(net), `${name}: ${tasks[name]}`);
+    assert.ok(words.some((w) => w.startsWith("--allow-write")), `${name}: ${tasks[name]}`);
+    assert.ok(!words.some((w) => w.startsWith("--allow-sys")), `${name}: ${tasks[name]}`);
+  }
+  assert.ok((tasks.start as string).split(" ").includes(RUNTIME_GRANT[0]), tasks.start);
+});
+
+Deno.test("the runtime folder is made 0700; one open to others, or a symlink to a folder, is refused", async () => {
+  await withRuntime(async (base) => {
+    const folder = await ensureRuntimeFolder();
+    assert.equal(((await Deno.lstat(folder)).mode ?? 0) & 0o777, 0o700);
+    await Deno.chmod(folder, 0o755);
+    await assert.rejects(ensureRuntimeFolder(), /not a private folder of this user/);
+    await Deno.remove(folder);
+    await Deno.mkdir(join(base, "elsewhere"), { mode: 0o700 });
+    await Deno.symlink(join(base, "elsewhere"), folder);
+    await assert.rejects(ensureRuntimeFolder(), /not a private folder of this user/);
+  });
+});
+
+Deno.test("a file in the runtime folder is never read or written through a planted symlink: the target is untouched and the error names the file", async () => {
+  await withRuntime(async (base) => {
+    const folder = await ensureRuntimeFolder();
+    const victim = join(base, "victim.txt");
+    await Deno.writeTextFile(victim, "keep\n");
+    const file = join(folder, "state.json");
+    await Deno.symlink(victim, file);
+    const named = /PERMISSION_DENIED|state\.json in lspgate's runtime folder is a symlink/;
+    await assert.rejects(readRuntimeFile(file), named);
+    await assert.rejects(writeRuntimeFile(file, "{}"), named);
+    assert.throws(() => checkRuntimeEntry(file, "file"), /state\.json .* is a symlink/);
+    assert.equal(await Deno.readTextFile(victim), "keep\n");
+    // Its own file: written 0600, read back; a file open to others is refused.
+    await Deno.remove(file);
+    await writeRuntimeFile(file, '{"a": 1}');
+    assert.equal(await readRuntimeFile(file), '{"a": 1}');
+    assert.equal(((await Deno.lstat(file)).mode ?? 0) & 0o777, 0o600);
+    await Deno.chmod(file, 0o644);
+    await assert.rejects(readRuntimeFile(file), /is not private to this user/);
+    assert.equal(await readRuntimeFile(join(folder, "absent.json")), undefined);
+  });
+});
