@@ -1,169 +1,41 @@
 import { toFileUrl } from "./uri.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
-import { type ClientOptions, LspClient } from "../lsp/client.ts";
+import { LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
-import type { Adapter, ServerCommand } from "./adapter.ts";
-import type { Telemetry } from "../telemetry.ts";
-import { onPath, serverPath } from "./find_binary.ts";
+import type { Adapter } from "./adapter.ts";
 import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
 import type { ChangeTracking, FileChange } from "./watcher.ts";
 import { isWatched } from "./watched.ts";
-import type { BudgetPool, BudgetServer } from "./budget.ts";
-import { type ProcessTable, readProcesses, treeRssKiB } from "./memory.ts";
+import { clientOptions } from "./server_options.ts";
+import { checkProgram } from "./check_program.ts";
+import { overlayLock } from "./overlay_lock.ts";
+export { mergeSettings } from "./server_options.ts";
+import { budgetServers, readProcesses } from "./memory.ts";
 
-/** Server state, as `status` shows it. */
-export type ServerState =
-  | { kind: "starting"; since: number }
-  | { kind: "running"; client: ServerClient; since: number; command: ServerCommand }
-  | { kind: "crashed"; at: number; reason: string; stderr: string[] }
-  | { kind: "failed"; at: number; error: LspGateError }
-  | { kind: "disabled"; reason: string }
-  | { kind: "stopped"; reason: string };
-
-/** One (adapter, root) pair and the server that serves it. */
-export interface ServerEntry {
-  key: string;
-  adapter: Adapter;
-  root: string;
-  state: ServerState;
-  restarts: number;
-  crashes: number[];
-  lastUsed: number;
-  inFlight: number;
-  starting?: Promise<ServerClient>;
-  /**
-   * Disk state of the documents the running server has open, to notice edits made by other
-   * tools. Kept across a crash, so the restarted server gets them opened again; cleared when a
-   * server is stopped on purpose.
-   */
-  disk: Map<string, DiskState>;
-}
-
-/** What the manager last sent a server for one document, and the disk state it was read in. */
-export interface DiskState {
-  path: string;
-  /** NaN once the watcher reported a change: read again before the next query. */
-  mtime: number;
-  size: number;
-  /** The text sent (the server's view of it). */
-  text: string;
-  /** The document version the server was given with that text. */
-  version: number;
-}
-
-/** A server ready for a query on one file. */
-export interface Lease {
-  entry: ServerEntry;
-  client: ServerClient;
-  pick: Pick;
-  /** The file's real path, URI, and the text the server now has. */
-  file: string;
-  uri: string;
-  text: string;
-  /** Date.now() when the lease was handed out. */
-  leasedAt: number;
-  release(): void;
-  /**
-   * Gives up the lease's hold on its file before the lease ends (it keeps the server), for an
-   * overlay of that file made by the same request (see `lockDocuments`).
-   */
-  releaseHold(): void;
-}
-
-/**
- * Files held for an overlay: while it is held, proposed texts may stand in the servers' views of
- * them, and other requests for these files wait. Release puts the disk's text back.
- */
-export interface OverlayLock {
-  /** The real paths held. */
-  readonly paths: ReadonlySet<string>;
-  /** Puts `text` in the server's view of the lease's file; the lease was taken with this lock. */
-  overlay(lease: Lease, text: string): Promise<void>;
-  /** Puts the disk's text back in every view given an overlay, then lets other requests in. */
-  release(): Promise<void>;
-}
-
-/** Options of acquire() and acquireLinters(). */
-export interface AcquireOptions {
-  /** An overlay lock this request holds: its files are not waited for. */
-  lock?: OverlayLock;
-}
-
-/**
- * Hears what the workspace watcher reports, for caches kept beside the manager: a batch of changed
- * files, or "lost" when changes were lost. It must not throw.
- */
-export type ChangeListener = (changes: readonly FileChange[] | "lost") => void;
-
-/**
- * Wraps a server's argv, e.g. in a sandbox; returns the argv to spawn, extra env, and what to
- * clean up once the process has exited (a sandbox's scratch folder).
- */
-export type CommandWrapper = (
-  command: ServerCommand,
-  entry: { adapter: Adapter; root: string },
-) => Promise<{
-  command: string[];
-  env?: Record<string, string>;
-  hideProcessId?: boolean;
-  cleanup?: () => Promise<void>;
-}>;
-
-/** Manager settings. */
-export interface ManagerOptions {
-  /** Where `server.start`, `server.ready` and `server.exit` events go, when asked. */
-  telemetry?: Telemetry;
-  workspace: string;
-  adapters: readonly Adapter[];
-  requestTimeoutMs: number;
-  startTimeoutMs: number;
-  /** Per adapter: a configured command, extra settings, or disabled. */
-  serverConfig?: Record<
-    string,
-    {
-      command?: string[];
-      settings?: Record<string, unknown>;
-      initializationOptions?: Record<string, unknown>;
-      disabled?: boolean;
-    }
-  >;
-  wrap?: CommandWrapper;
-  /** Reads a file the manager must send to a server (goes through the workspace boundary). */
-  readFile: (path: string) => Promise<string>;
-  /** Run each client in its own Worker with narrowed Deno permissions (default true). */
-  isolate?: boolean;
-  /** Stops servers unused for this long; 0 = never. */
-  idleShutdownMs?: number;
-  /**
-   * Real paths of the roots the user marked trusted: only there may a project's own programs run
-   * (the session passes none when servers are not sandboxed).
-   */
-  trustedRoots?: readonly string[];
-  /**
-   * How changes on disk reach the manager (`filesChanged`), from the workspace watcher. "exact":
-   * every change made before a query has been delivered when it starts, so a file the watcher
-   * covers and no change marked need not be checked on disk again. Default "off".
-   */
-  changeTracking?: () => ChangeTracking;
-  /**
-   * The memory budget this manager's servers count against (with other managers' in a daemon):
-   * over it, idle servers are stopped, least recently used first.
-   */
-  budget?: BudgetPool;
-}
-
-/** The servers' memory as `status` shows it. */
-export interface MemoryReport {
-  budgetMiB?: number;
-  /** The running servers' process trees together, where /proc can be read. */
-  totalMiB?: number;
-  /** Resident memory of each running server's process tree, by server key. */
-  rssMiB: Map<string, number>;
-  /** Why the servers are over the budget and kept so, when they are. */
-  over?: string;
-}
+import type {
+  AcquireOptions,
+  ChangeListener,
+  CommandWrapper,
+  Lease,
+  ManagerOptions,
+  MemoryReport,
+  OverlayLock,
+  ServerEntry,
+} from "./manager_types.ts";
+export type {
+  AcquireOptions,
+  ChangeListener,
+  CommandWrapper,
+  DiskState,
+  Lease,
+  ManagerOptions,
+  MemoryReport,
+  OverlayLock,
+  ServerEntry,
+  ServerState,
+} from "./manager_types.ts";
 
 const FAILED_START_MEMORY_MS = 30_000;
 const MAX_CACHED_PICKS = 10_000;
@@ -203,7 +75,7 @@ export class ServerManager {
       );
     }
     this.#leaveBudget = options.budget?.join({
-      servers: (processes) => this.#budgetServers(processes),
+      servers: (processes) => budgetServers(this.entries(), processes),
       stop: async (key, reason) => {
         const entry = this.#entries.get(key);
         if (entry && !this.#closed) await this.#stop(entry, reason);
@@ -410,53 +282,11 @@ export class ServerManager {
   ): Promise<OverlayLock> {
     options.yielding?.releaseHold();
     const unlock = await this.#locks.exclusive(paths, options);
-    const overlaid = new Map<string, { lease: Lease }>();
-    const held = new Set(paths);
-    const telemetry = this.options.telemetry;
-    let startedAt: number | undefined;
-    const restore = async ({ lease }: { lease: Lease }) => {
-      const { entry, client, file, uri } = lease;
-      // A server that exited meanwhile is restarted with its files read from disk.
-      if (client.exited) return;
-      try {
-        await this.syncFile(entry, client, file, lease.pick.languageId);
-      } catch {
-        // The disk's text cannot be read or sent: closed, the server goes by the disk itself.
-        entry.disk.delete(uri);
-        await client.closeDocument(uri).catch(() => {});
-      }
-    };
-    return {
-      paths: held,
-      overlay: async (lease, text) => {
-        if (!held.has(lease.file)) {
-          throw new LspGateError("INTERNAL", `an overlay of ${lease.file}, which it does not hold`);
-        }
-        // Noted first: whatever happens to the change on its way, the release restores.
-        overlaid.set(`${lease.entry.key}\u0000${lease.uri}`, { lease });
-        if (startedAt === undefined) {
-          startedAt = performance.now();
-          telemetry?.emit("overlay.start", { server: lease.pick.adapter.id, files: held.size });
-        }
-        await lease.client.syncDocument(lease.uri, lease.pick.languageId, text);
-      },
-      release: async () => {
-        const views = overlaid.size;
-        try {
-          await Promise.all([...overlaid.values()].map(restore));
-        } finally {
-          overlaid.clear();
-          unlock();
-          if (startedAt !== undefined) {
-            telemetry?.emit("overlay.stop", {
-              views,
-              duration_ms: Math.round(performance.now() - startedAt),
-            });
-            startedAt = undefined;
-          }
-        }
-      },
-    };
+    return overlayLock(paths, unlock, {
+      telemetry: this.options.telemetry,
+      resync: (lease) =>
+        this.syncFile(lease.entry, lease.client, lease.file, lease.pick.languageId),
+    });
   }
 
   /** Calls `listener` with everything the watcher reports from now on; returns its unsubscribe. */
@@ -609,51 +439,16 @@ export class ServerManager {
         configuredCommand: config?.command,
         trusted,
       });
-      await this.#checkProgram(entry, command);
+      await checkProgram(entry.adapter, command, this.options.workspace);
       wrapped = this.options.wrap
         ? await this.options.wrap(command, entry)
         : { command: command.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
       entry.disk.clear();
-      const options: ClientOptions = {
-        serverName: entry.adapter.id,
-        root: entry.root,
-        rootUri: toFileUrl(entry.root),
-        process: {
-          command: wrapped.command,
-          cwd: entry.root,
-          // The server's PATH leaves out folders inside the workspace: what it runs by name
-          // (python, node, go) is the user's, never the repository's.
-          env: withPath(
-            { ...entry.adapter.env, ...command.env, ...wrapped.env },
-            await serverPath(this.options.workspace),
-          ),
-          hideStderr: command.fromWorkspace,
-        },
-        installHint: entry.adapter.installHint,
-        // Layered as settings are: the adapter's, what it found at start, the user's config.
-        initializationOptions: layered(
-          entry.adapter.initializationOptions,
-          command.initializationOptions,
-          config?.initializationOptions,
-        ),
-        settings: mergeSettings(entry.adapter.settings, command.settings, config?.settings),
-        requestTimeoutMs: this.options.requestTimeoutMs,
-        startTimeoutMs: this.options.startTimeoutMs,
-        hideProcessId: wrapped.hideProcessId,
-        readiness: entry.adapter.readiness,
-        readinessScope: entry.adapter.readinessScope,
-        stillCleanAfterMs: entry.adapter.stillCleanAfterMs,
-        diagnosticsHook: entry.adapter.diagnosticsHook,
-        fileScopedDiagnostics: entry.adapter.kind === "linter",
-        indexProgressToken: entry.adapter.indexProgressToken,
-        extraCapabilities: entry.adapter.extraCapabilities,
-        quiescentNotification: entry.adapter.quiescentNotification,
-        readyLogMessage: entry.adapter.readyLogMessage,
-        openAfterConfiguration: entry.adapter.openAfterConfiguration,
-        recheckByReopen: entry.adapter.recheckByReopen,
-        crossFilePattern: entry.adapter.crossFilePattern,
-      };
+      const options = await clientOptions(entry, command, wrapped, {
+        ...this.options,
+        config,
+      });
       // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
       const client = this.options.isolate === false
         ? await LspClient.start(options)
@@ -689,37 +484,6 @@ export class ServerManager {
       });
       throw converted;
     }
-  }
-
-  /**
-   * The program must exist before it is spawned (a sandbox would only say "execvp failed"): a
-   * configured command named without a path is looked up as servers are (PATH and lspgate's tools,
-   * never the workspace). Missing: SERVER_NOT_INSTALLED with the adapter's install hint.
-   */
-  async #checkProgram(entry: ServerEntry, command: ServerCommand): Promise<void> {
-    const [program] = command.command;
-    const found = program.includes("/") ? program : await onPath(program, this.options.workspace);
-    let executable = false;
-    if (found) {
-      try {
-        const info = await Deno.stat(found);
-        executable = info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-      } catch (error) {
-        // Not ours to look at (no --allow-read there): the spawn says what Deno allows.
-        const denied = error instanceof Deno.errors.NotCapable ||
-          error instanceof Deno.errors.PermissionDenied;
-        if (denied) return;
-        executable = false;
-      }
-    }
-    if (!found || !executable) {
-      throw new LspGateError(
-        "SERVER_NOT_INSTALLED",
-        `${program} was not found for ${entry.adapter.id}. ${entry.adapter.installHint}`,
-        { server: entry.adapter.id, command: command.command },
-      );
-    }
-    command.command = [found, ...command.command.slice(1)];
   }
 
   /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */
@@ -781,7 +545,7 @@ export class ServerManager {
   memory(measure = false): MemoryReport {
     if (measure) {
       const processes = readProcesses();
-      const servers = this.#budgetServers(processes);
+      const servers = budgetServers(this.entries(), processes);
       const rssMiB = new Map<string, number>();
       for (const { key, rssMiB: mib } of servers) {
         if (mib !== undefined) rssMiB.set(key, Math.round(mib));
@@ -798,20 +562,6 @@ export class ServerManager {
       budgetMiB: this.options.budget?.budgetMiB,
       over: this.options.budget?.over,
     };
-  }
-
-  /** Each running server's process tree, measured from `processes`, as the budget sees it. */
-  #budgetServers(processes: ProcessTable | undefined): BudgetServer[] {
-    return this.entries().flatMap((entry) => {
-      if (entry.state.kind !== "running") return [];
-      const kib = processes && treeRssKiB(entry.state.client.pid, processes);
-      return [{
-        key: entry.key,
-        rssMiB: kib === undefined ? undefined : kib / 1024,
-        busy: entry.inFlight > 0 || entry.starting !== undefined,
-        lastUsed: entry.lastUsed,
-      }];
-    });
   }
 
   async #stopIdle() {
@@ -855,37 +605,6 @@ export class ServerManager {
       }
     }));
   }
-}
-
-function withPath(env: Record<string, string>, path: string | undefined): Record<string, string> {
-  return path === undefined || "PATH" in env ? env : { PATH: path, ...env };
-}
-
-/** Settings layered key by key (objects merged, anything else replaced), later layers winning. */
-export function mergeSettings(
-  ...layers: (Record<string, unknown> | undefined)[]
-): Record<string, unknown> {
-  const merged: Record<string, unknown> = {};
-  for (const layer of layers) {
-    for (const [key, value] of Object.entries(layer ?? {})) {
-      const before = merged[key];
-      merged[key] = isPlainObject(before) && isPlainObject(value)
-        ? mergeSettings(before, value)
-        : value;
-    }
-  }
-  return merged;
-}
-
-/** Initialization options layered like settings; a layer that is not an object replaces. */
-function layered(...layers: unknown[]): unknown {
-  const present = layers.filter((layer) => layer !== undefined);
-  if (present.length <= 1) return present[0];
-  return present.every(isPlainObject) ? mergeSettings(...present) : present.at(-1);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function extensionOf(file: string): string {

@@ -9,6 +9,26 @@
  * @module
  */
 
+import type { BudgetServer } from "./budget.ts";
+import type { ServerEntry } from "./manager_types.ts";
+
+/** Each running server's process tree, measured from `processes`, as the memory budget sees it. */
+export function budgetServers(
+  entries: readonly ServerEntry[],
+  processes: ProcessTable | undefined,
+): BudgetServer[] {
+  return entries.flatMap((entry) => {
+    if (entry.state.kind !== "running") return [];
+    const kib = processes && treeRssKiB(entry.state.client.pid, processes);
+    return [{
+      key: entry.key,
+      rssMiB: kib === undefined ? undefined : kib / 1024,
+      busy: entry.inFlight > 0 || entry.starting !== undefined,
+      lastUsed: entry.lastUsed,
+    }];
+  });
+}
+
 /** Every process's parent and resident memory, by pid: one read of `/proc`. */
 export type ProcessTable = Map<number, ProcessFacts>;
 
