@@ -26,6 +26,14 @@ import {
   withCheck,
 } from "./checked_edit.ts";
 import { pathExists } from "../fs.ts";
+import {
+  allowPartialField,
+  coverageDetails,
+  coverageNote,
+  documentCoverage,
+  refusePartial,
+  withReadiness,
+} from "./coverage.ts";
 
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
 
@@ -45,6 +53,7 @@ const renameAction = defineAction({
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
     edit_hash: editHashField,
+    allow_partial: allowPartialField,
     ...checkFields,
   }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
   access: writeIfApplied,
@@ -54,7 +63,11 @@ const renameAction = defineAction({
       if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
       // A query naming several symbols may be previewed (the first, with a note), never applied.
       const position = await resolvePosition(context, doc, input, { unique: input.apply });
-      await waitForProject(context, doc.client, "workspace");
+      const ready = await waitForProject(context, doc.client, "workspace");
+      // Before asking: it may first make the server see the whole project (coverage.ts). A rename
+      // of what the server saw in part would leave the other uses as they were.
+      const coverage = withReadiness(await documentCoverage(context, doc), ready);
+      if (input.apply) refusePartial(coverage, input, "rename");
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -62,8 +75,14 @@ const renameAction = defineAction({
       });
       if (!edit || (!edit.changes && !edit.documentChanges)) {
         return {
-          text: `Nothing to rename at ${position.label}.`,
-          details: { changes: [], files: 0, edits: 0, applied: false },
+          text: `Nothing to rename at ${position.label}.` + coverageNote(coverage),
+          details: {
+            changes: [],
+            files: 0,
+            edits: 0,
+            applied: false,
+            ...coverageDetails(coverage),
+          },
         };
       }
       const plan = await planEdit(context, edit, doc.encoding);
@@ -73,7 +92,11 @@ const renameAction = defineAction({
       if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
       const subject = position.word ? `\`${position.word}\`` : position.label;
       const heading = `Rename ${subject} to \`${input.new_name}\``;
-      return withCheck(renderPlan(context, heading, plan, write, hash), check, input);
+      const answer = withCheck(renderPlan(context, heading, plan, write, hash), check, input);
+      return {
+        text: answer.text + coverageNote(coverage),
+        details: { ...answer.details, ...coverageDetails(coverage) },
+      };
     }),
 });
 

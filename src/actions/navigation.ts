@@ -8,6 +8,7 @@ import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
+import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -32,6 +33,10 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
         // Implementations are searched for across the workspace; the rest follow imports.
         const scope = name === "implementation" ? "workspace" : "file";
         const ready = await waitForProject(context, doc.client, scope);
+        // Implementations are searched in the files the server sees: said when that is not all.
+        const coverage = scope === "workspace"
+          ? await documentCoverage(context, doc)
+          : { partial: false };
         const raw = await ask<RawLocations>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -47,15 +52,21 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           : position.label;
         if (locations.length === 0) {
           return {
-            text: `No ${noun} found for ${subject}.` + readinessNote(ready),
-            details: { locations: [], total: 0, truncated: false, partial: !ready },
+            text: `No ${noun} found for ${subject}.` + readinessNote(ready) +
+              coverageNote(coverage),
+            details: {
+              locations: [],
+              total: 0,
+              truncated: false,
+              ...coverageDetails(coverage, ready),
+            },
           };
         }
         const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
         const rendered = renderLocations(heading, locations);
         return {
-          text: rendered.text + readinessNote(ready),
-          details: { ...rendered.details, partial: !ready },
+          text: rendered.text + readinessNote(ready) + coverageNote(coverage),
+          details: { ...rendered.details, ...coverageDetails(coverage, ready) },
         };
       }),
   });
@@ -83,6 +94,8 @@ export const referencesAction: ActionDef = defineAction({
       const position = await resolvePosition(context, doc, input);
       const includeDeclaration = input.include_declaration ?? true;
       const ready = await waitForProject(context, doc.client, "workspace");
+      // Before asking: it may first make the server see the whole project (coverage.ts).
+      const coverage = await documentCoverage(context, doc);
       const params = {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -104,8 +117,14 @@ export const referencesAction: ActionDef = defineAction({
       const subject = position.word ? `\`${position.word}\` at ${position.label}` : position.label;
       if (locations.length === 0) {
         return {
-          text: `No references found for ${subject}.` + readinessNote(ready),
-          details: { locations: [], total: 0, truncated: false, partial: !ready },
+          text: `No references found for ${subject}.` + readinessNote(ready) +
+            coverageNote(coverage),
+          details: {
+            locations: [],
+            total: 0,
+            truncated: false,
+            ...coverageDetails(coverage, ready),
+          },
         };
       }
       const files = new Set(locations.map((l) => l.file)).size;
@@ -114,8 +133,8 @@ export const referencesAction: ActionDef = defineAction({
       }${includeDeclaration ? " (declaration included)" : ""}:`;
       const rendered = renderLocations(heading, locations);
       return {
-        text: rendered.text + readinessNote(ready),
-        details: { ...rendered.details, partial: !ready },
+        text: rendered.text + readinessNote(ready) + coverageNote(coverage),
+        details: { ...rendered.details, ...coverageDetails(coverage, ready) },
       };
     }),
 });

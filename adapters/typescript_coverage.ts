@@ -1,0 +1,105 @@
+// typescript-language-server without a tsconfig.json or jsconfig.json: tsserver puts each open file
+// in an inferred project of that file and what it imports, so references, renames and workspace
+// symbols search only those (zod's published src/: references to util.joinValues answered 1 of 6).
+// lspgate hands tsserver the project's files as one external project (tsserver's
+// openExternalProject, the command IDE hosts use for projects of their own), forwarded through the
+// server's `typescript.tsserverRequest`: every file of the project is then searched, as with a
+// tsconfig.json that includes them all.
+import { join } from "node:path";
+import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+
+const COMMAND = "typescript.tsserverRequest";
+const CONFIGS = ["tsconfig.json", "jsconfig.json"];
+/** Most files handed to tsserver as one project. */
+export const MAX_EXTERNAL_FILES = 5000;
+/** How long tsserver may take to load them (zod's 1,076 files: ~7 s on a busy 2-core machine). */
+const LOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * The compiler options typescript-language-server gives its inferred projects (its
+ * getInferredProjectCompilerOptions and setCompilerOptionsForInferredProjects), so the files are
+ * read as they were before, only together.
+ */
+const OPTIONS = {
+  module: "preserve",
+  moduleResolution: "bundler",
+  target: "es2022",
+  jsx: "react-jsx",
+  allowImportingTsExtensions: true,
+  strict: true,
+  strictNullChecks: true,
+  strictFunctionTypes: true,
+  sourceMap: true,
+  allowJs: true,
+  allowNonTsExtensions: true,
+  allowSyntheticDefaultImports: true,
+  resolveJsonModule: true,
+  noEmit: true,
+};
+
+/** Per server, the file list last handed over (or being handed over) and how it went. */
+const handed = new WeakMap<object, { signature: string; answer: Promise<CoverageAnswer> }>();
+
+/** See the file comment: a project with a config is tsserver's own; one without is handed over. */
+export const tsserverCoverage: CoverageHook = async (context) => {
+  for (const name of CONFIGS) {
+    if (await context.readText(join(context.root, name)) !== undefined) return { partial: false };
+  }
+  const commands = context.client.capabilities.executeCommandProvider?.commands ?? [];
+  if (!commands.includes(COMMAND)) {
+    return {
+      partial: true,
+      reason: "no tsconfig.json: TypeScript searched only the open files and what they import",
+    };
+  }
+  const files = context.files.slice(0, MAX_EXTERNAL_FILES);
+  const signature = files.join("\n");
+  let last = handed.get(context.client);
+  if (!last || last.signature !== signature) {
+    last = { signature, answer: handOver(context, files) };
+    handed.set(context.client, last);
+    const mine = last;
+    // A failed hand-over is tried again by the next question.
+    mine.answer.then((answer) => {
+      if (answer.partial && handed.get(context.client) === mine) handed.delete(context.client);
+    });
+  }
+  const answer = await last.answer;
+  if (answer.partial || files.length === context.files.length) return answer;
+  return {
+    partial: true,
+    reason: `no tsconfig.json: tsserver was given the first ${MAX_EXTERNAL_FILES} of ` +
+      `${context.files.length} files`,
+  };
+};
+
+async function handOver(context: CoverageContext, files: readonly string[]) {
+  const failed = (why: string): CoverageAnswer => ({
+    partial: true,
+    reason: `no tsconfig.json: tsserver searched only the open files (${why})`,
+  });
+  try {
+    const response = await context.client.request<{ success?: unknown; message?: unknown }>(
+      "workspace/executeCommand",
+      {
+        command: COMMAND,
+        arguments: ["openExternalProject", {
+          // A name of lspgate's own: tsserver keeps the project by it, and reads no such file.
+          projectFileName: join(context.root, ".lspgate-workspace-project"),
+          rootFiles: files.map((fileName) => ({ fileName })),
+          options: OPTIONS,
+        }],
+      },
+      // Not the asker's signal: other questions may be waiting on the same hand-over.
+      { timeoutMs: LOAD_TIMEOUT_MS },
+    );
+    if (response?.success !== true) {
+      return failed(
+        `it refused the workspace's files: ${String(response?.message ?? "no answer")}`,
+      );
+    }
+    return { partial: false };
+  } catch (error) {
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+}
