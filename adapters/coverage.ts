@@ -9,8 +9,9 @@ import { tsserverCoverage } from "./typescript_coverage.ts";
 export interface CoverageContext {
   /** The project's root: absolute, real. */
   root: string;
-  /** The project's files as the workspace walk found them (absolute, real, sorted). */
-  files: readonly string[];
+  /** The project's files as the workspace walk finds them (absolute, real, sorted): asked only
+   * when needed, as it may walk the workspace. */
+  files(): Promise<readonly string[]>;
   client: ServerClient;
   /** A file's text, or undefined where it is missing, unreadable or outside the workspace. */
   readText(path: string): Promise<string | undefined>;

@@ -20,7 +20,7 @@ export const pyrightCoverage: CoverageHook = async (context) => {
   const included = matchers(config.include ?? ["."]);
   const excluded = matchers(config.exclude ?? []);
   const left = new Map<string, number>();
-  for (const file of context.files) {
+  for (const file of await context.files()) {
     if (!file.startsWith(context.root + "/")) continue;
     const rel = file.slice(context.root.length + 1);
     if (included.some((m) => m.matches(rel)) && !excluded.some((m) => m.matches(rel))) continue;

@@ -52,7 +52,8 @@ export const tsserverCoverage: CoverageHook = async (context) => {
       reason: "no tsconfig.json: TypeScript searched only the open files and what they import",
     };
   }
-  const files = context.files.slice(0, MAX_EXTERNAL_FILES);
+  const all = await context.files();
+  const files = all.slice(0, MAX_EXTERNAL_FILES);
   const signature = files.join("\n");
   let last = handed.get(context.client);
   if (!last || last.signature !== signature) {
@@ -65,11 +66,11 @@ export const tsserverCoverage: CoverageHook = async (context) => {
     });
   }
   const answer = await last.answer;
-  if (answer.partial || files.length === context.files.length) return answer;
+  if (answer.partial || files.length === all.length) return answer;
   return {
     partial: true,
     reason: `no tsconfig.json: tsserver was given the first ${MAX_EXTERNAL_FILES} of ` +
-      `${context.files.length} files`,
+      `${all.length} files`,
   };
 };
 

@@ -18,21 +18,27 @@ export const allowPartialField = z.boolean().optional();
 /**
  * What a workspace-wide answer of `client`, serving `adapter` at `root`, covers. Runs the
  * adapter's coverage hook (adapters/coverage.ts), which may first make the server see the whole
- * project; call it before asking the question.
+ * project; call it before asking the question. `files`, where the caller has walked already, are
+ * the project's files.
  */
 export async function projectCoverage(
   context: ActionContext,
   adapter: Adapter,
   root: string,
   client: ServerClient,
+  files?: readonly string[],
 ): Promise<CoverageAnswer> {
   const hook = COVERAGE_HOOKS[adapter.id];
   if (!hook) return { partial: false };
-  const list = await workspaceProjects(context);
-  const project = list.projects.find((p) => p.adapter.id === adapter.id && p.root === root);
+  let truncated = false;
   const answer = await hook({
     root,
-    files: project?.files ?? [],
+    files: async () => {
+      if (files) return files;
+      const list = await workspaceProjects(context);
+      truncated = list.truncated;
+      return list.projects.find((p) => p.adapter.id === adapter.id && p.root === root)?.files ?? [];
+    },
     client,
     readText: async (path) => {
       try {
@@ -44,27 +50,21 @@ export async function projectCoverage(
     relative: (path) => context.workspace.relative(path),
     signal: context.signal,
   });
-  return answer;
+  if (answer.partial || !truncated) return answer;
+  return {
+    partial: true,
+    reason: `the workspace has more than ${FILES_SCANNED} files; the server was given those ` +
+      "looked at",
+  };
 }
 
-/**
- * The coverage of a workspace-wide question asked from an open document: its server's project,
- * and the workspace walk's own bound.
- */
-export async function documentCoverage(
+/** The coverage of a workspace-wide question asked from an open document: its server's project. */
+export function documentCoverage(
   context: ActionContext,
   doc: QueryDocument,
 ): Promise<CoverageAnswer> {
   const { adapter, root } = doc.lease.pick;
-  const answer = await projectCoverage(context, adapter, root, doc.client);
-  if (answer.partial) return answer;
-  const list = await workspaceProjects(context);
-  if (!list.truncated) return answer;
-  return {
-    partial: true,
-    reason: `the workspace has more than ${FILES_SCANNED} files, and only those looked at were ` +
-      "handed to the server",
-  };
+  return projectCoverage(context, adapter, root, doc.client);
 }
 
 /** Coverage and readiness as one: not loaded yet is partial too. */

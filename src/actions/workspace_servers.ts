@@ -148,7 +148,13 @@ async function attempt(
 async function coverServers(context: ActionContext, result: WorkspaceServers): Promise<void> {
   const answers = await Promise.all(
     result.servers.map((server) =>
-      projectCoverage(context, server.project.adapter, server.project.root, server.client)
+      projectCoverage(
+        context,
+        server.project.adapter,
+        server.project.root,
+        server.client,
+        server.project.files,
+      )
         .catch((error) => ({ partial: true, reason: toLspGateError(error).message }))
     ),
   );
