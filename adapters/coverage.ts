@@ -2,6 +2,7 @@
 // every file of its project or says which it cannot see (issue 17: a rename previewed "1 edit in 1
 // file" on zod without a tsconfig.json, where the name was used 6 times in 3 files).
 import type { ServerClient } from "../src/lsp/server_client.ts";
+import { denoCoverage } from "./deno_coverage.ts";
 import { pyrightCoverage } from "./pyright_coverage.ts";
 import { tsserverCoverage } from "./typescript_coverage.ts";
 
@@ -13,6 +14,8 @@ export interface CoverageContext {
    * when needed, as it may walk the workspace. */
   files(): Promise<readonly string[]>;
   client: ServerClient;
+  /** The URI of a document open in the server (the one asked about, or the project's opener). */
+  uri: string;
   /** A file's text, or undefined where it is missing, unreadable or outside the workspace. */
   readText(path: string): Promise<string | undefined>;
   /** A path as the answer names it (workspace-relative). */
@@ -34,4 +37,5 @@ export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   typescript: tsserverCoverage,
   pyright: pyrightCoverage,
   basedpyright: pyrightCoverage,
+  deno: denoCoverage,
 };

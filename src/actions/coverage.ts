@@ -12,22 +12,31 @@ import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
 
 export type { CoverageAnswer };
 
+/** The project a workspace-wide question is asked of, and its server. */
+export interface CoverageTarget {
+  adapter: Adapter;
+  /** The project's root: absolute, real. */
+  root: string;
+  client: ServerClient;
+  /** A document open in the server. */
+  uri: string;
+  /** The project's files, where the caller has walked the workspace already. */
+  files?: readonly string[];
+}
+
 /** The `allow_partial` input field of the edits built on a workspace-wide answer. */
 export const allowPartialField = z.boolean().optional();
 
 /**
  * What a workspace-wide answer of `client`, serving `adapter` at `root`, covers. Runs the
  * adapter's coverage hook (adapters/coverage.ts), which may first make the server see the whole
- * project; call it before asking the question. `files`, where the caller has walked already, are
- * the project's files.
+ * project; call it before asking the question.
  */
 export async function projectCoverage(
   context: ActionContext,
-  adapter: Adapter,
-  root: string,
-  client: ServerClient,
-  files?: readonly string[],
+  target: CoverageTarget,
 ): Promise<CoverageAnswer> {
+  const { adapter, root, client, uri, files } = target;
   const hook = COVERAGE_HOOKS[adapter.id];
   if (!hook) return { partial: false };
   let truncated = false;
@@ -40,6 +49,7 @@ export async function projectCoverage(
       return list.projects.find((p) => p.adapter.id === adapter.id && p.root === root)?.files ?? [];
     },
     client,
+    uri,
     readText: async (path) => {
       try {
         return await context.workspace.readText(await context.workspace.resolve(path));
@@ -64,7 +74,7 @@ export function documentCoverage(
   doc: QueryDocument,
 ): Promise<CoverageAnswer> {
   const { adapter, root } = doc.lease.pick;
-  return projectCoverage(context, adapter, root, doc.client);
+  return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri });
 }
 
 /** Coverage and readiness as one: not loaded yet is partial too. */

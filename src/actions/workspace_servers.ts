@@ -148,13 +148,13 @@ async function attempt(
 async function coverServers(context: ActionContext, result: WorkspaceServers): Promise<void> {
   const answers = await Promise.all(
     result.servers.map((server) =>
-      projectCoverage(
-        context,
-        server.project.adapter,
-        server.project.root,
-        server.client,
-        server.project.files,
-      )
+      projectCoverage(context, {
+        adapter: server.project.adapter,
+        root: server.project.root,
+        client: server.client,
+        uri: context.workspace.toUri(server.project.opener),
+        files: server.project.files,
+      })
         .catch((error) => ({ partial: true, reason: toLspGateError(error).message }))
     ),
   );
