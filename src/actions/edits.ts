@@ -35,6 +35,9 @@ import {
   withReadiness,
 } from "./coverage.ts";
 
+/** Longest a code action waits for the server to publish the file's current diagnostics. */
+const PUBLISHED_WAIT_MS = 5000;
+
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
 
 /** `edit_hash` only means something with `apply: true`. */
@@ -237,6 +240,17 @@ const codeActionsAction = defineAction({
       const overlapping = diagnostics.items.filter((d) =>
         d.range.start.line <= range.end.line && d.range.end.line >= range.start.line
       );
+      // Quick fixes are there when the diagnostics are: a server that answers code actions from
+      // its own diagnostics (typescript-language-server while its check of an edit is pending)
+      // is asked once it has published for the file's current text (bounded; see published()).
+      if (overlapping.length > 0) {
+        await doc.client.published(
+          doc.uri,
+          overlapping,
+          Math.min(context.timeoutMs, PUBLISHED_WAIT_MS),
+          context.signal,
+        );
+      }
       const actions =
         (await ask<(proto.CodeAction | proto.Command)[] | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
