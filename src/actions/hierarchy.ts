@@ -1,3 +1,4 @@
+import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { boundList, boundText, plural } from "../format/bound.ts";
@@ -106,7 +107,12 @@ async function callHierarchy(
     `${itemInfo.kind} ${itemInfo.name} at ${itemInfo.file}:${itemInfo.line}:${itemInfo.column}`,
   ];
   const details: Record<string, unknown> = { item: itemInfo, partial: !ready };
+  let note = "";
   if (direction !== "outgoing") {
+    // Callers are searched in the files the server sees: said when that is not all (coverage.ts).
+    const coverage = await documentCoverage(context, doc);
+    Object.assign(details, coverageDetails(coverage, ready));
+    note = coverageNote(coverage);
     const incoming = await ask<proto.CallHierarchyIncomingCall[] | null>(
       context,
       doc.client,
@@ -139,7 +145,7 @@ async function callHierarchy(
     parts.push(renderItems(`Calls ${plural(views.length, "function")}:`, views));
     details[direction === "both" ? "outgoing" : "calls"] = views;
   }
-  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready), details };
+  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready) + note, details };
 }
 
 function callAction(name: string, direction: Direction, summary: string): ActionDef {

@@ -98,6 +98,16 @@ Deno.test("zod without a tsconfig.json: references and rename of util.joinValues
     );
     assert.equal(rename.details.partial, false, rename.text);
     assert.match(rename.text, /6 edits in 3 files/);
+    // Its callers are in the other two files the grep names.
+    const callers = ok(await session.handle({ id: 3, action: "incoming_calls", ...where }));
+    const calls = callers.details.calls as { file: string; callSites: unknown[] }[];
+    assert.deepEqual(
+      [...new Set(calls.map((c) => c.file))].sort(),
+      [...new Set(want.map((s) => s.file))].filter((f) => f !== util).sort(),
+      callers.text,
+    );
+    assert.equal(calls.reduce((n, c) => n + c.callSites.length, 0), 5, callers.text);
+    assert.equal(callers.details.partial, false, callers.text);
   } finally {
     await session.close();
   }
@@ -140,6 +150,9 @@ Deno.test("attrs' [tool.pyright] include: workspace symbols, references and rena
     assert.equal(refs.details.partial, true, refs.text);
     assert.match(String(refs.details.partialReason), reason);
     assert.match(refs.text, /Note: this answer is partial: pyproject\.toml's/);
+    const callers = ok(await session.handle({ id: 6, action: "incoming_calls", ...where }));
+    assert.equal(callers.details.partial, true, callers.text);
+    assert.match(String(callers.details.partialReason), reason);
     const preview = ok(
       await session.handle({ id: 3, action: "rename", ...where, new_name: "is_instance" }),
     );
