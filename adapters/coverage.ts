@@ -35,7 +35,8 @@ export type CoverageHook = (context: CoverageContext) => Promise<CoverageAnswer>
 /** Coverage hooks by adapter id; an adapter without one is taken to see its whole project. */
 export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   typescript: tsserverCoverage,
-  pyright: pyrightCoverage,
-  basedpyright: pyrightCoverage,
+  pyright: pyrightCoverage(["tool.pyright"]),
+  // basedpyright reads its own table first, then pyright's.
+  basedpyright: pyrightCoverage(["tool.basedpyright", "tool.pyright"]),
   deno: denoCoverage,
 };

@@ -6,14 +6,24 @@
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { GlobMatcher } from "../src/permissions/glob.ts";
-import type { CoverageContext, CoverageHook } from "./coverage.ts";
+import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 
 /** How many of the folders left out an answer names. */
 const NAMED = 3;
 
-/** See the file comment: partial, naming the folders left out, when include/exclude leave any. */
-export const pyrightCoverage: CoverageHook = async (context) => {
-  const config = await readConfig(context);
+/**
+ * See the file comment: partial, naming the folders left out, when include/exclude leave any.
+ * `sections`: the pyproject.toml tables the server reads, in its order.
+ */
+export function pyrightCoverage(sections: readonly string[]): CoverageHook {
+  return (context) => coverage(context, sections);
+}
+
+async function coverage(
+  context: CoverageContext,
+  sections: readonly string[],
+): Promise<CoverageAnswer> {
+  const config = await readConfig(context, sections);
   if (!config || (config.include === undefined && config.exclude === undefined)) {
     return { partial: false };
   }
@@ -37,7 +47,7 @@ export const pyrightCoverage: CoverageHook = async (context) => {
     reason: `${config.source} ${keys.join(" and ")} ${keys.length > 1 ? "leave" : "leaves"} ` +
       `${names.slice(0, NAMED).join(", ")}${more} out`,
   };
-};
+}
 
 interface PyrightConfig {
   /** Where it was read, as the reason names it: `pyproject.toml's [tool.pyright]`, `pyrightconfig.json's`. */
@@ -47,7 +57,10 @@ interface PyrightConfig {
 }
 
 /** pyrightconfig.json if there is one (it wins, as in pyright), else pyproject.toml's section. */
-async function readConfig(context: CoverageContext): Promise<PyrightConfig | undefined> {
+async function readConfig(
+  context: CoverageContext,
+  sections: readonly string[],
+): Promise<PyrightConfig | undefined> {
   const json = await context.readText(join(context.root, "pyrightconfig.json"));
   if (json !== undefined) {
     const value: unknown = parse(json, [], { allowTrailingComma: true });
@@ -57,7 +70,7 @@ async function readConfig(context: CoverageContext): Promise<PyrightConfig | und
   }
   const toml = await context.readText(join(context.root, "pyproject.toml"));
   if (toml === undefined) return undefined;
-  for (const section of ["tool.basedpyright", "tool.pyright"]) {
+  for (const section of sections) {
     const table = tomlTable(toml, section);
     if (table === undefined) continue;
     return {
