@@ -53,6 +53,10 @@ export const tsserverCoverage: CoverageHook = async (context) => {
     };
   }
   const all = await context.files();
+  // The walk did not find the project (a file in a folder it skips): nothing to hand over.
+  if (all.length === 0) {
+    return { partial: true, reason: "no tsconfig.json: tsserver searched only the open files" };
+  }
   const files = all.slice(0, MAX_EXTERNAL_FILES);
   const signature = files.join("\n");
   let last = handed.get(context.client);
