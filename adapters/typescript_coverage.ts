@@ -6,6 +6,8 @@
 // server's `typescript.tsserverRequest`: every file of the project is then searched, as with a
 // tsconfig.json that includes them all.
 import { join } from "node:path";
+import { parse } from "jsonc-parser";
+import { configIncludes } from "../src/actions/config_includes.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 
 const COMMAND = "typescript.tsserverRequest";
@@ -40,10 +42,14 @@ const OPTIONS = {
 /** Per server, the file list last handed over (or being handed over) and how it went. */
 const handed = new WeakMap<object, { signature: string; answer: Promise<CoverageAnswer> }>();
 
-/** See the file comment: a project with a config is tsserver's own; one without is handed over. */
+/**
+ * See the file comment: a project without a config is handed over; one with a config is
+ * tsserver's own, partial where its include leaves TypeScript files of the project out.
+ */
 export const tsserverCoverage: CoverageHook = async (context) => {
   for (const name of CONFIGS) {
-    if (await context.readText(join(context.root, name)) !== undefined) return { partial: false };
+    const text = await context.readText(join(context.root, name));
+    if (text !== undefined) return await configured(context, name, text);
   }
   const commands = context.client.capabilities.executeCommandProvider?.commands ?? [];
   if (!commands.includes(COMMAND)) {
@@ -107,4 +113,44 @@ async function handOver(context: CoverageContext, files: readonly string[]) {
   } catch (error) {
     return failed(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** How many of the folders left out an answer names. */
+const NAMED = 3;
+/** TypeScript sources (not declarations): what a project's config is meant to take in. */
+const SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
+
+/**
+ * A tsconfig.json's project covers the files its include (less exclude) lists; TypeScript files of
+ * the project it leaves out (tests/ beside src/) are in projects of their own, searched only while
+ * open, so answers miss their uses. Said, not changed: the config is the project's choice. A config
+ * with project references (tsserver loads those) or one whose include cannot be read here is taken
+ * to cover its project.
+ */
+async function configured(
+  context: CoverageContext,
+  name: string,
+  text: string,
+): Promise<CoverageAnswer> {
+  const config: unknown = parse(text, [], { allowTrailingComma: true });
+  if (typeof config === "object" && config !== null && "references" in config) {
+    return { partial: false };
+  }
+  const includes = configIncludes(text);
+  if (!includes) return { partial: false };
+  const left = new Map<string, number>();
+  for (const file of await context.files()) {
+    if (!SOURCE.test(file) || !file.startsWith(context.root + "/")) continue;
+    const rel = file.slice(context.root.length + 1);
+    if (includes(rel)) continue;
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
+    left.set(top, (left.get(top) ?? 0) + 1);
+  }
+  if (left.size === 0) return { partial: false };
+  const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+  const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
+  return {
+    partial: true,
+    reason: `${name}'s include leaves ${names.slice(0, NAMED).join(", ")}${more} out`,
+  };
 }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { expectOk, openSession, textOf } from "../helpers/session.ts";
+import { TempWorkspace } from "../helpers/workspace.ts";
 import type { Response } from "../../mod.ts";
 
 const ZOD = "zod@4.6.7";
@@ -183,6 +184,37 @@ Deno.test("attrs' [tool.pyright] include: workspace symbols, references and rena
     );
     assert.equal(applied.details.applied, true, applied.text);
     assert.match(await Deno.readTextFile(join(attrs.root, validators)), /def is_instance\(type\)/);
+  } finally {
+    await session.close();
+  }
+});
+
+Deno.test("a tsconfig.json whose include leaves tests/ out: references say partial with the reason; a rename apply is refused", async () => {
+  await using ws = await TempWorkspace.copy("typescript");
+  await Deno.mkdir(ws.path("tests"));
+  await ws.write(
+    "tests/format.test.ts",
+    'import { formatPrice } from "../src/format.ts";\n\nexport const shown = formatPrice(5);\n',
+  );
+  const session = await openSession(ws.root, { role: "main", allowMutations: true });
+  try {
+    const where = { file: "src/format.ts", query: "formatPrice" };
+    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
+    assert.equal(refs.details.partial, true, refs.text);
+    assert.equal(refs.details.partialReason, "tsconfig.json's include leaves tests/ out");
+    const found = refs.details.locations as Spot[];
+    assert.ok(!found.some((l) => l.file.startsWith("tests/")), refs.text);
+    const before = await Deno.readTextFile(ws.path("src/format.ts"));
+    const refused = await session.handle({
+      id: 2,
+      action: "rename",
+      ...where,
+      new_name: "showPrice",
+      apply: true,
+    });
+    assert.equal(refused.ok, false);
+    if (!refused.ok) assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
+    assert.equal(await Deno.readTextFile(ws.path("src/format.ts")), before);
   } finally {
     await session.close();
   }
