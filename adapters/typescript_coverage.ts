@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { parse } from "jsonc-parser";
 import { configIncludes } from "../src/actions/config_includes.ts";
+import { relativeImports } from "../src/actions/importers.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 
 const COMMAND = "typescript.tsserverRequest";
@@ -115,6 +116,8 @@ async function handOver(context: CoverageContext, files: readonly string[]) {
   }
 }
 
+/** Most files left out of a config that are read to see whether they import the project. */
+const MAX_READ = 200;
 /** How many of the folders left out an answer names. */
 const NAMED = 3;
 /** TypeScript sources (not declarations): what a project's config is meant to take in. */
@@ -139,10 +142,17 @@ async function configured(
   const includes = configIncludes(text);
   if (!includes) return { partial: false };
   const left = new Map<string, number>();
-  for (const file of await context.files()) {
-    if (!SOURCE.test(file) || !file.startsWith(context.root + "/")) continue;
+  const outside = (await context.files()).filter((file) =>
+    SOURCE.test(file) && file.startsWith(context.root + "/") &&
+    !includes(file.slice(context.root.length + 1))
+  );
+  for (const [i, file] of outside.entries()) {
+    // Only a file that imports the project can hold uses of it: a jest.config.ts beside src/
+    // cannot. Past MAX_READ files, each is counted unread.
+    if (i < MAX_READ && !importsProject(context, file, await context.readText(file), includes)) {
+      continue;
+    }
     const rel = file.slice(context.root.length + 1);
-    if (includes(rel)) continue;
     const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
     left.set(top, (left.get(top) ?? 0) + 1);
   }
@@ -153,4 +163,20 @@ async function configured(
     partial: true,
     reason: `${name}'s include leaves ${names.slice(0, NAMED).join(", ")}${more} out`,
   };
+}
+
+/** Whether a script's relative imports name a file the config includes (extension or not). */
+function importsProject(
+  context: CoverageContext,
+  file: string,
+  text: string | undefined,
+  includes: (rel: string) => boolean,
+): boolean {
+  if (text === undefined) return true;
+  return relativeImports(file, text).some((path) => {
+    if (!path.startsWith(context.root + "/")) return false;
+    const rel = path.slice(context.root.length + 1).replace(/\.[cm]?[jt]sx?$/, "");
+    return [".ts", ".tsx", ".mts", ".cts", ".d.ts", "/index.ts", "/index.tsx"]
+      .some((ext) => includes(rel + ext));
+  });
 }

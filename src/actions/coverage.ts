@@ -40,26 +40,31 @@ export async function projectCoverage(
   const hook = COVERAGE_HOOKS[adapter.id];
   if (!hook) return { partial: false };
   let truncated = false;
-  const answer = await hook({
-    root,
-    files: async () => {
-      if (files) return files;
-      const list = await workspaceProjects(context);
-      truncated = list.truncated;
-      return list.projects.find((p) => p.adapter.id === adapter.id && p.root === root)?.files ?? [];
-    },
-    client,
-    uri,
-    readText: async (path) => {
-      try {
-        return await context.workspace.readText(await context.workspace.resolve(path));
-      } catch {
-        return undefined;
-      }
-    },
-    relative: (path) => context.workspace.relative(path),
-    signal: context.signal,
-  });
+  // A hand-over others may wait on runs on; this question stops waiting when it is cancelled.
+  const answer = await untilCancelled(
+    context.signal,
+    hook({
+      root,
+      files: async () => {
+        if (files) return files;
+        const list = await workspaceProjects(context);
+        truncated = list.truncated;
+        return list.projects.find((p) => p.adapter.id === adapter.id && p.root === root)?.files ??
+          [];
+      },
+      client,
+      uri,
+      readText: async (path) => {
+        try {
+          return await context.workspace.readText(await context.workspace.resolve(path));
+        } catch {
+          return undefined;
+        }
+      },
+      relative: (path) => context.workspace.relative(path),
+      signal: context.signal,
+    }),
+  );
   if (answer.partial || !truncated) return answer;
   return {
     partial: true,
@@ -113,4 +118,17 @@ export function refusePartial(
       "allow_partial: true to apply it anyway.",
     { partial: true, reason: coverage.reason, allow: "allow_partial" },
   );
+}
+
+function untilCancelled<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function cancelled(): LspGateError {
+  return new LspGateError("CANCELLED", "the request was cancelled");
 }

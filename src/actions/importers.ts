@@ -134,6 +134,16 @@ export function uses(
   return folderModule ? "reexports" : "imports";
 }
 
+/** The paths (absolute, as written, extension kept if given) a script's relative imports name. */
+export function relativeImports(importer: string, text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(STATEMENT)) {
+    const specifier = m[2] ?? m[3] ?? m[4];
+    if (specifier.startsWith(".")) found.push(join(dirname(importer), specifier));
+  }
+  return found;
+}
+
 /**
  * Whether a script's import specifier names `target`: a relative one resolved (with or without
  * its extension, a folder standing for its index), else a package path ending in its module name

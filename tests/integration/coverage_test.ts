@@ -196,6 +196,8 @@ Deno.test("a tsconfig.json whose include leaves tests/ out: references say parti
     "tests/format.test.ts",
     'import { formatPrice } from "../src/format.ts";\n\nexport const shown = formatPrice(5);\n',
   );
+  // Outside the include too, but importing nothing of the project: it cannot hold a use.
+  await ws.write("jest.config.ts", "export default { verbose: true };\n");
   const session = await openSession(ws.root, { role: "main", allowMutations: true });
   try {
     const where = { file: "src/format.ts", query: "formatPrice" };
