@@ -336,7 +336,15 @@ function render(
   }
   return {
     text: boundText(parts.join("\n")).text,
-    details: { files: results, total, truncated: options.truncated },
+    details: {
+      files: results,
+      total,
+      truncated: options.truncated,
+      // A sweep that stopped at its bound is a partial answer, said as other workspace-wide ones.
+      ...(options.truncated
+        ? { partial: true, partialReason: "more files matched than were checked" }
+        : {}),
+    },
   };
 }
 

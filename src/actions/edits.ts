@@ -26,6 +26,17 @@ import {
   withCheck,
 } from "./checked_edit.ts";
 import { pathExists } from "../fs.ts";
+import {
+  allowPartialField,
+  coverageDetails,
+  coverageNote,
+  documentCoverage,
+  refusePartial,
+  withReadiness,
+} from "./coverage.ts";
+
+/** Longest a code action waits for the server to publish the file's current diagnostics. */
+const PUBLISHED_WAIT_MS = 5000;
 
 const writeIfApplied = (input: { apply?: boolean }) => input.apply ? "write" : "read";
 
@@ -45,6 +56,7 @@ const renameAction = defineAction({
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
     edit_hash: editHashField,
+    allow_partial: allowPartialField,
     ...checkFields,
   }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
   access: writeIfApplied,
@@ -54,7 +66,11 @@ const renameAction = defineAction({
       if (!doc.client.supports(method)) return notSupported("rename", doc.server, method);
       // An edit never guesses: a query naming several symbols is AMBIGUOUS_SYMBOL, preview or apply.
       const position = await resolvePosition(context, doc, input, { unique: true });
-      await waitForProject(context, doc.client, "workspace");
+      const ready = await waitForProject(context, doc.client, "workspace");
+      // Before asking: it may first make the server see the whole project (coverage.ts). A rename
+      // of what the server saw in part would leave the other uses as they were.
+      const coverage = withReadiness(await documentCoverage(context, doc), ready);
+      if (input.apply) refusePartial(coverage, input, "rename");
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
@@ -62,8 +78,14 @@ const renameAction = defineAction({
       });
       if (!edit || (!edit.changes && !edit.documentChanges)) {
         return {
-          text: `Nothing to rename at ${position.label}.`,
-          details: { changes: [], files: 0, edits: 0, applied: false },
+          text: `Nothing to rename at ${position.label}.` + coverageNote(coverage),
+          details: {
+            changes: [],
+            files: 0,
+            edits: 0,
+            applied: false,
+            ...coverageDetails(coverage),
+          },
         };
       }
       const plan = await planEdit(context, edit, doc.encoding);
@@ -73,7 +95,11 @@ const renameAction = defineAction({
       if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
       const subject = position.word ? `\`${position.word}\`` : position.label;
       const heading = `Rename ${subject} to \`${input.new_name}\``;
-      return withCheck(renderPlan(context, heading, plan, write, hash), check, input);
+      const answer = withCheck(renderPlan(context, heading, plan, write, hash), check, input);
+      return {
+        text: answer.text + coverageNote(coverage),
+        details: { ...answer.details, ...coverageDetails(coverage) },
+      };
     }),
 });
 
@@ -214,6 +240,17 @@ const codeActionsAction = defineAction({
       const overlapping = diagnostics.items.filter((d) =>
         d.range.start.line <= range.end.line && d.range.end.line >= range.start.line
       );
+      // Quick fixes are there when the diagnostics are: a server that answers code actions from
+      // its own diagnostics (typescript-language-server while its check of an edit is pending)
+      // is asked once it has published for the file's current text (bounded; see published()).
+      if (overlapping.length > 0) {
+        await doc.client.published(
+          doc.uri,
+          overlapping,
+          Math.min(context.timeoutMs, PUBLISHED_WAIT_MS),
+          context.signal,
+        );
+      }
       const actions =
         (await ask<(proto.CodeAction | proto.Command)[] | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },

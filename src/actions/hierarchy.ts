@@ -1,3 +1,4 @@
+import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { boundList, boundText, plural } from "../format/bound.ts";
@@ -135,11 +136,12 @@ function withoutOutgoing(
   details: Record<string, unknown>,
   refused: { text: string },
   ready: boolean,
+  note = "",
 ) {
   parts.push(refused.text.replace(/^outgoing calls is/, "Outgoing calls are"));
   details.outgoing = null;
   details.outgoingSupported = false;
-  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready), details };
+  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready) + note, details };
 }
 
 async function callHierarchy(
@@ -171,10 +173,15 @@ async function callHierarchy(
     `${itemInfo.kind} ${itemInfo.name} at ${itemInfo.file}:${itemInfo.line}:${itemInfo.column}`,
   ];
   const details: Record<string, unknown> = { item: itemInfo, partial: !ready };
+  let note = "";
   if (direction !== "outgoing") {
     if (!offers(doc.client, "callHierarchy/incomingCalls")) {
       return refusedAnswer(action, doc.client, doc.server, "callHierarchy/incomingCalls");
     }
+    // Callers are searched in the files the server sees: said when that is not all (coverage.ts).
+    const coverage = await documentCoverage(context, doc);
+    Object.assign(details, coverageDetails(coverage, ready));
+    note = coverageNote(coverage);
     const incoming = await ask<proto.CallHierarchyIncomingCall[] | null>(
       context,
       doc.client,
@@ -210,6 +217,7 @@ async function callHierarchy(
         details,
         refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
         ready,
+        note,
       );
     }
     const outgoing = await ask<proto.CallHierarchyOutgoingCall[] | null>(
@@ -227,6 +235,7 @@ async function callHierarchy(
         details,
         refusedAnswer("outgoing calls", doc.client, doc.server, outgoingMethod),
         ready,
+        note,
       );
     }
     const calls = foldOverloads(
@@ -243,7 +252,10 @@ async function callHierarchy(
     parts.push(renderItems(`Calls ${plural(views.length, "function")}:`, views));
     details[direction === "both" ? "outgoing" : "calls"] = views;
   }
-  return { text: boundText(parts.join("\n\n")).text + readinessNote(ready, doc.client), details };
+  return {
+    text: boundText(parts.join("\n\n")).text + readinessNote(ready, doc.client) + note,
+    details,
+  };
 }
 
 function callAction(name: string, direction: Direction, summary: string): ActionDef {

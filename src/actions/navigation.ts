@@ -9,6 +9,7 @@ import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
+import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -36,6 +37,10 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           const waited = await waitForProject(context, doc.client, scope, doc.uri);
           // What the server said about loading, as of its answer.
           const ready = waited && loadProblem(doc.client, scope, doc.uri) === undefined;
+          // Implementations are searched in the files the server sees: said when that is not all.
+          const coverage = scope === "workspace"
+            ? await documentCoverage(context, doc)
+            : { partial: false };
           const raw = await ask<RawLocations>(context, doc.client, method, {
             textDocument: { uri: doc.uri },
             position: position.server,
@@ -52,15 +57,21 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           if (locations.length === 0) {
             return {
               text: `No ${noun} found for ${subject}.` +
-                readinessNote(ready, doc.client, { scope, uri: doc.uri }),
-              details: { locations: [], total: 0, truncated: false, partial: !ready },
+                readinessNote(ready, doc.client, { scope, uri: doc.uri }) + coverageNote(coverage),
+              details: {
+                locations: [],
+                total: 0,
+                truncated: false,
+                ...coverageDetails(coverage, ready),
+              },
             };
           }
           const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
           const rendered = renderLocations(heading, locations);
           return {
-            text: rendered.text + readinessNote(ready, doc.client, { scope, uri: doc.uri }),
-            details: { ...rendered.details, partial: !ready },
+            text: rendered.text + readinessNote(ready, doc.client, { scope, uri: doc.uri }) +
+              coverageNote(coverage),
+            details: { ...rendered.details, ...coverageDetails(coverage, ready) },
           };
         })),
   });
@@ -90,6 +101,8 @@ export const referencesAction: ActionDef = defineAction({
         const includeDeclaration = input.include_declaration ?? true;
         const waited = await waitForProject(context, doc.client, "workspace");
         const ready = waited && loadProblem(doc.client, "workspace") === undefined;
+        // Before asking: it may first make the server see the whole project (coverage.ts).
+        const coverage = await documentCoverage(context, doc);
         const params = {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -113,8 +126,14 @@ export const referencesAction: ActionDef = defineAction({
           : position.label;
         if (locations.length === 0) {
           return {
-            text: `No references found for ${subject}.` + readinessNote(ready, doc.client),
-            details: { locations: [], total: 0, truncated: false, partial: !ready },
+            text: `No references found for ${subject}.` + readinessNote(ready, doc.client) +
+              coverageNote(coverage),
+            details: {
+              locations: [],
+              total: 0,
+              truncated: false,
+              ...coverageDetails(coverage, ready),
+            },
           };
         }
         const files = new Set(locations.map((l) => l.file)).size;
@@ -123,8 +142,8 @@ export const referencesAction: ActionDef = defineAction({
         }${includeDeclaration ? " (declaration included)" : ""}:`;
         const rendered = renderLocations(heading, locations);
         return {
-          text: rendered.text + readinessNote(ready, doc.client),
-          details: { ...rendered.details, partial: !ready },
+          text: rendered.text + readinessNote(ready, doc.client) + coverageNote(coverage),
+          details: { ...rendered.details, ...coverageDetails(coverage, ready) },
         };
       })),
 });

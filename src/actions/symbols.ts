@@ -101,7 +101,13 @@ async function workspaceSymbols(context: ActionContext, query: string) {
         ? `No installed language server handles the files in this workspace (not installed: ` +
           `${missing}), so nothing was searched.`
         : "No language server handles any file in this workspace, so there is nothing to search.",
-      details: { symbols: [], total: 0, truncated: false, partial: found.partial },
+      details: {
+        symbols: [],
+        total: 0,
+        truncated: false,
+        partial: found.partial,
+        ...(found.reasons.length ? { partialReason: found.reasons.join("; ") } : {}),
+      },
     };
   }
   const notes = [
@@ -141,6 +147,7 @@ async function workspaceSymbols(context: ActionContext, query: string) {
   const views: SymbolView[] = [];
   let ready = true;
   let partial = found.partial;
+  const reasons = [...found.reasons];
   let failure: unknown;
   // Two servers whose projects share a file (a package inside another's folder) name its symbols
   // twice: each is listed once.
@@ -169,6 +176,7 @@ async function workspaceSymbols(context: ActionContext, query: string) {
     partial = true;
     const { id, root } = servers[i];
     notes.push(`${id} (${root}) did not answer: ${toLspGateError(answer.reason).message}`);
+    reasons.push(`${id} (${root}) did not answer`);
   });
   // No server answered (a cancel among them): the error, never "no symbols".
   if (failure !== undefined && !answers.some((a) => a.status === "fulfilled")) throw failure;
@@ -204,6 +212,11 @@ async function workspaceSymbols(context: ActionContext, query: string) {
       total: bounded.total,
       truncated: bounded.truncated,
       partial: partial || !ready,
+      ...(partial || !ready
+        ? {
+          partialReason: [...reasons, ...(ready ? [] : ["a server was still loading"])].join("; "),
+        }
+        : {}),
     },
   };
 }

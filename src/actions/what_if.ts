@@ -6,7 +6,7 @@ import { boundText, plural } from "../format/bound.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { DiagnosticView, FileDiagnostics } from "./diagnostics.ts";
 import { resolveFile } from "./document.ts";
-import { findImporters } from "./importers.ts";
+import { findImporters, type ImporterSearch } from "./importers.ts";
 import {
   compareOutcomes,
   type DiagnosticChanges,
@@ -44,13 +44,15 @@ export async function whatIfDiagnostics(
   const disk = await context.workspace.readText(path);
   const text = input.content ?? applyAgentEdits(disk, input.edits ?? []);
   let outcomes: OverlayOutcome[];
+  let search: ImporterSearch = { importers: [], unchecked: [] };
   try {
+    search = await findImporters(context, path);
     outcomes = await underOverlay(
       context,
       // Edits were made against the text read here: the file must still hold it.
       [{ path, text, base: input.edits ? disk : undefined }],
       {
-        alongside: await findImporters(context, path),
+        alongside: search.importers,
         timeoutMs: options.timeoutMs,
         minimum: options.minimum,
       },
@@ -61,7 +63,7 @@ export async function whatIfDiagnostics(
     const after = await syntaxDiagnostics(context, path, error, text);
     outcomes = [{ path, disk, proposed: text, proposal: true, before, after }];
   }
-  const answer = render(context, path, outcomes, options.severity);
+  const answer = render(context, path, outcomes, options.severity, search);
   return withSyntaxNote(answer, outcomes.map((o) => o.after));
 }
 
@@ -70,6 +72,7 @@ function render(
   path: WorkspacePath,
   outcomes: OverlayOutcome[],
   severity: string | undefined,
+  search: ImporterSearch,
 ): ActionResult {
   const rel = context.workspace.relative(path);
   const changes = compareOutcomes(outcomes);
@@ -97,6 +100,18 @@ function render(
       `Not compared (a server did not answer both ways): ${changes.unknown.join(", ")}; ask again.`,
     );
   }
+  // Complete means every file that can see the changed one was checked: else it says which not.
+  if (search.unchecked.length) {
+    parts.push(
+      `Not checked (more importers than the ${search.importers.length} checked): ` +
+        `${search.unchecked.join(", ")}; ask about them as files.`,
+    );
+  }
+  if (search.incomplete) {
+    parts.push(`Not every file was searched for importers: ${search.incomplete}.`);
+  }
+  const complete = changes.unknown.length === 0 && search.unchecked.length === 0 &&
+    search.incomplete === undefined;
   const files = outcomes.map((o) => o.after);
   return {
     text: boundText(parts.join("\n")).text,
@@ -110,8 +125,10 @@ function render(
         removed: changes.removed,
         unchanged: changes.unchanged,
         importers,
-        complete: changes.unknown.length === 0,
+        complete,
         ...(changes.unknown.length ? { unknown: changes.unknown } : {}),
+        ...(search.unchecked.length ? { unchecked: search.unchecked } : {}),
+        ...(search.incomplete ? { incomplete: search.incomplete } : {}),
       },
     },
   };

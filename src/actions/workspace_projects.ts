@@ -14,6 +14,8 @@ export interface WorkspaceProject {
   adapter: Adapter;
   root: string;
   opener: WorkspacePath;
+  /** Every file of the project the walk found, by path (what its server could analyse). */
+  files: WorkspacePath[];
 }
 
 /** The projects, in adapter order then path order, and whether the walk stopped early. */
@@ -129,7 +131,7 @@ export async function findProjects(
     [...byKey.entries()].map(async ([key, { adapter, root, files }]) => {
       files.sort();
       const includes = await readIncludes(workspace, root);
-      return { key, adapter, root, opener: chooseOpener(adapter, root, files, includes) };
+      return { key, adapter, root, opener: chooseOpener(adapter, root, files, includes), files };
     }),
   );
   // The walk's order within an adapter: its first files' folders first, as before.

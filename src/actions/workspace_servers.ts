@@ -1,6 +1,7 @@
 import { LspGateError, toLspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
+import { projectCoverage } from "./coverage.ts";
 import {
   FILES_SCANNED,
   forgetProjects,
@@ -14,6 +15,8 @@ export interface WorkspaceServer {
   /** The project's root, workspace-relative. */
   root: string;
   client: ServerClient;
+  /** The project it serves. */
+  project: WorkspaceProject;
   release(): void;
 }
 
@@ -28,6 +31,8 @@ export interface WorkspaceServers {
   notes: string[];
   /** Whether projects that may hold answers were left out. */
   partial: boolean;
+  /** Why, in one line each: projects left out, files a server cannot see (see coverage.ts). */
+  reasons: string[];
   /** The first error of a server that could not be started, for an answer with no server. */
   failure?: LspGateError;
 }
@@ -65,6 +70,7 @@ async function attempt(
     missing: [],
     notes: [],
     partial: false,
+    reasons: [],
   };
   if (list.truncated) {
     result.notes.push(
@@ -72,6 +78,7 @@ async function attempt(
         "were not searched.",
     );
     result.partial = true;
+    result.reasons.push(`more than ${FILES_SCANNED} files in the workspace`);
   }
   const running = new Map(
     context.manager.entries().flatMap((e) =>
@@ -103,7 +110,7 @@ async function attempt(
           addOnce(result.unsupported, project.adapter.id);
         } else {
           const root = context.workspace.relative(project.root);
-          result.servers.push({ id: project.adapter.id, root, client, release });
+          result.servers.push({ id: project.adapter.id, root, client, release, project });
         }
         return;
       }
@@ -114,10 +121,9 @@ async function attempt(
       stale ||= error.code === "FILE_NOT_FOUND" || error.code === "OUTSIDE_WORKSPACE";
       result.failure ??= error;
       result.partial = true;
-      result.notes.push(
-        `${project.adapter.id} (${context.workspace.relative(project.root)}) was not searched: ` +
-          error.message,
-      );
+      const where = `${project.adapter.id} (${context.workspace.relative(project.root)})`;
+      result.notes.push(`${where} was not searched: ` + error.message);
+      result.reasons.push(`${where} could not be started`);
     });
     if (context.signal.aborted) {
       for (const server of result.servers) server.release();
@@ -129,8 +135,37 @@ async function attempt(
       `Only the first ${MAX_SERVERS} projects were searched; search from a file for the others.`,
     );
     result.partial = true;
+    result.reasons.push(`only the first ${MAX_SERVERS} projects were searched`);
   }
+  await coverServers(context, result);
   return { result, stale };
+}
+
+/**
+ * Runs each server's coverage hook before the question is asked (it may make the server see its
+ * whole project), and says which projects' answers miss files, and why.
+ */
+async function coverServers(context: ActionContext, result: WorkspaceServers): Promise<void> {
+  const answers = await Promise.all(
+    result.servers.map((server) =>
+      projectCoverage(context, {
+        adapter: server.project.adapter,
+        root: server.project.root,
+        client: server.client,
+        uri: context.workspace.toUri(server.project.opener),
+        files: server.project.files,
+      })
+        .catch((error) => ({ partial: true, reason: toLspGateError(error).message }))
+    ),
+  );
+  answers.forEach((answer, i) => {
+    if (!answer.partial) return;
+    const { id, root } = result.servers[i];
+    const reason = `${id} (${root}): ${answer.reason ?? "not every file was searched"}`;
+    result.partial = true;
+    result.reasons.push(reason);
+    result.notes.push(`Partial: ${reason}.`);
+  });
 }
 
 function addOnce(list: string[], item: string): void {

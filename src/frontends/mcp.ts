@@ -78,6 +78,10 @@ const INPUT_SCHEMA = z.looseObject({
   if_clean: z.boolean().describe(
     "With apply: write only if the edit adds no error; else applied: false with those errors.",
   ),
+  allow_partial: z.boolean().describe(
+    "rename with apply: write even when the answer is partial (details.partial: the server did " +
+      "not see every file, so uses it missed stay unchanged); refused otherwise.",
+  ),
   content: z.string().describe(
     "diagnostics (what-if): a proposed full text of the file; answers what the server would " +
       "report for it and what is new or gone. The disk is never touched.",

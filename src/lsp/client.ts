@@ -648,6 +648,39 @@ export class LspClient {
   }
 
   /**
+   * Waits (at most `timeoutMs`) until the server has pushed, for the document as last sent, a set
+   * holding each of `items` (same range and code): what it keeps of its own diagnostics is then
+   * current. False on timeout. typescript-language-server answers code actions from its own
+   * diagnostics, not the request's, while its check of a change is pending
+   * (TypeScriptQuickFixProvider): asked right after an edit, it listed no quick fixes. A push
+   * without a version that arrives after a change may still be of the text before it, hence the
+   * items.
+   */
+  published(
+    uri: string,
+    items: proto.Diagnostic[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    const doc = this.documents.get(uri);
+    if (!doc || items.length === 0 || this.pullsDiagnostics) return Promise.resolve(true);
+    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
+    const key = pushKey(uri);
+    const place = (d: proto.Diagnostic) =>
+      `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:` +
+      `${d.range.end.character}:${d.code ?? ""}`;
+    const wanted = items.map(place);
+    const holds = () => {
+      const pushed = this.#pushed.get(key);
+      if (!pushed || pushed.told < since.told) return false;
+      if (pushed.version !== undefined && pushed.version !== doc.version) return false;
+      const have = new Set(pushed.items.map(place));
+      return wanted.every((w) => have.has(w));
+    };
+    return this.#waitFor(holds, Math.max(1, timeoutMs), signal);
+  }
+
+  /**
    * The answer of the adapter's diagnostics hook (ClientOptions.diagnosticsHook); undefined where
    * there is none or it could not say, and the push is then awaited. A timeout is said as one.
    */

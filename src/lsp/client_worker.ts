@@ -1,6 +1,7 @@
 /// <reference lib="deno.worker" />
 // The Worker side of WorkerClient (started through worker_entry.ts): one LspClient per Worker, whose Deno permissions the main
 // thread narrowed to what this one server needs (run: its binary; no read, write or net).
+import type * as proto from "vscode-languageserver-protocol";
 import { toLspGateError } from "../errors.ts";
 import { LspClient } from "./client.ts";
 import type {
@@ -121,6 +122,14 @@ async function call(c: LspClient, message: Extract<ToWorker, { type: "call" }>) 
         break;
       case "diagnostics":
         value = await c.diagnostics(args[0] as string, args[1] as number, signal);
+        break;
+      case "published":
+        value = await c.published(
+          args[0] as string,
+          args[1] as proto.Diagnostic[],
+          args[2] as number,
+          signal,
+        );
         break;
       case "shutdown":
         value = await c.shutdown(args[0] as number | undefined);

@@ -42,6 +42,12 @@ export interface ServerClient {
   filesChanged(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void>;
   waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics>;
+  published(
+    uri: string,
+    items: proto.Diagnostic[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean>;
   info(): ClientInfo;
   onExit(handler: (info: ExitInfo) => void): void;
   shutdown(graceMs?: number): Promise<void>;

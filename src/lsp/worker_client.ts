@@ -289,6 +289,16 @@ export class WorkerClient implements ServerClient {
     return this.#call("diagnostics", [uri, timeoutMs], signal);
   }
 
+  /** See LspClient.published. */
+  published(
+    uri: string,
+    items: proto.Diagnostic[],
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    return this.#call("published", [uri, items, timeoutMs], signal);
+  }
+
   /** A snapshot for `status`, as of the last answer. */
   info(): ClientInfo {
     return { ...this.#snapshot.info, openDocuments: this.#documents.size };

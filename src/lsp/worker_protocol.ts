@@ -46,6 +46,7 @@ export type CallableMethod =
   | "filesChanged"
   | "waitReady"
   | "diagnostics"
+  | "published"
   | "shutdown";
 
 /** Main thread → Worker. */

@@ -1,0 +1,133 @@
+// pyright searches (references, renames, workspace symbols) the files its config includes and the
+// open ones. A project config that narrows it leaves the rest out, silently: attrs' pyproject.toml
+// has `[tool.pyright] include = ["typing-examples/baseline.py"]`, and a workspace symbol search for
+// `instance_of` (in src/attr/validators.py) answered "no match". The config is the project's own
+// choice, so it is kept; the answer says what it leaves out.
+import { join } from "node:path";
+import { parse } from "jsonc-parser";
+import { GlobMatcher } from "../src/permissions/glob.ts";
+import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+
+/** How many of the folders left out an answer names. */
+const NAMED = 3;
+
+/**
+ * See the file comment: partial, naming the folders left out, when include/exclude leave any.
+ * `sections`: the pyproject.toml tables the server reads, in its order.
+ */
+export function pyrightCoverage(sections: readonly string[]): CoverageHook {
+  return (context) => coverage(context, sections);
+}
+
+async function coverage(
+  context: CoverageContext,
+  sections: readonly string[],
+): Promise<CoverageAnswer> {
+  const config = await readConfig(context, sections);
+  if (!config || (config.include === undefined && config.exclude === undefined)) {
+    return { partial: false };
+  }
+  const included = matchers(config.include ?? ["."]);
+  const excluded = matchers(config.exclude ?? []);
+  const left = new Map<string, number>();
+  for (const file of await context.files()) {
+    if (!file.startsWith(context.root + "/")) continue;
+    const rel = file.slice(context.root.length + 1);
+    if (included.some((m) => m.matches(rel)) && !excluded.some((m) => m.matches(rel))) continue;
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
+    left.set(top, (left.get(top) ?? 0) + 1);
+  }
+  if (left.size === 0) return { partial: false };
+  // The folders with most files left out first: src/ and tests/ before docs/.
+  const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+  const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
+  const keys = [config.include && "include", config.exclude && "exclude"].filter(Boolean);
+  return {
+    partial: true,
+    reason: `${config.source} ${keys.join(" and ")} ${keys.length > 1 ? "leave" : "leaves"} ` +
+      `${names.slice(0, NAMED).join(", ")}${more} out`,
+  };
+}
+
+interface PyrightConfig {
+  /** Where it was read, as the reason names it: `pyproject.toml's [tool.pyright]`, `pyrightconfig.json's`. */
+  source: string;
+  include?: string[];
+  exclude?: string[];
+}
+
+/** pyrightconfig.json if there is one (it wins, as in pyright), else pyproject.toml's section. */
+async function readConfig(
+  context: CoverageContext,
+  sections: readonly string[],
+): Promise<PyrightConfig | undefined> {
+  const json = await context.readText(join(context.root, "pyrightconfig.json"));
+  if (json !== undefined) {
+    const value: unknown = parse(json, [], { allowTrailingComma: true });
+    if (typeof value !== "object" || value === null) return undefined;
+    const { include, exclude } = value as Record<string, unknown>;
+    return { source: "pyrightconfig.json's", include: strings(include), exclude: strings(exclude) };
+  }
+  const toml = await context.readText(join(context.root, "pyproject.toml"));
+  if (toml === undefined) return undefined;
+  for (const section of sections) {
+    const table = tomlTable(toml, section);
+    if (table === undefined) continue;
+    return {
+      source: `pyproject.toml's [${section}]`,
+      include: tomlStrings(table, "include"),
+      exclude: tomlStrings(table, "exclude"),
+    };
+  }
+  return undefined;
+}
+
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : undefined;
+}
+
+/**
+ * A pyright path list as matchers: a path names a file or a folder (and all under it), `**` and
+ * `*` are wildcards, relative to the config's folder.
+ */
+function matchers(paths: string[]): GlobMatcher[] {
+  const compiled: GlobMatcher[] = [];
+  for (const raw of paths) {
+    const path = raw.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+    if (path === "" || path === ".") {
+      compiled.push(new GlobMatcher("**", "/"));
+      continue;
+    }
+    try {
+      compiled.push(new GlobMatcher(path, "/"), new GlobMatcher(`${path}/**`, "/"));
+    } catch {
+      // Outside the project ("../shared") or not a pattern: it names nothing here.
+    }
+  }
+  return compiled;
+}
+
+/** The text of a TOML table (`[tool.pyright]`) up to the next table header; undefined if absent. */
+export function tomlTable(text: string, name: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  const header = new RegExp(`^\\s*\\[\\s*${name.replaceAll(".", "\\s*\\.\\s*")}\\s*\\]\\s*(#.*)?$`);
+  const start = lines.findIndex((line) => header.test(line));
+  if (start === -1) return undefined;
+  const end = lines.findIndex((line, i) => i > start && /^\s*\[/.test(line));
+  return lines.slice(start + 1, end === -1 ? undefined : end).join("\n");
+}
+
+/** The strings of a key's array in a TOML table's text (`include = ["a", 'b']`, over lines). */
+export function tomlStrings(table: string, key: string): string[] | undefined {
+  const at = new RegExp(`^\\s*${key}\\s*=\\s*\\[`, "m").exec(table);
+  if (!at) return undefined;
+  const values: string[] = [];
+  const item = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(#[^\n]*)|(\])/g;
+  item.lastIndex = at.index + at[0].length;
+  for (let match; (match = item.exec(table));) {
+    if (match[4]) return values;
+    if (match[3]) continue;
+    values.push(match[1] !== undefined ? JSON.parse(`"${match[1]}"`) : match[2]);
+  }
+  return values;
+}

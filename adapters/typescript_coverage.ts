@@ -1,0 +1,182 @@
+// typescript-language-server without a tsconfig.json or jsconfig.json: tsserver puts each open file
+// in an inferred project of that file and what it imports, so references, renames and workspace
+// symbols search only those (zod's published src/: references to util.joinValues answered 1 of 6).
+// lspgate hands tsserver the project's files as one external project (tsserver's
+// openExternalProject, the command IDE hosts use for projects of their own), forwarded through the
+// server's `typescript.tsserverRequest`: every file of the project is then searched, as with a
+// tsconfig.json that includes them all.
+import { join } from "node:path";
+import { parse } from "jsonc-parser";
+import { configIncludes } from "../src/actions/config_includes.ts";
+import { relativeImports } from "../src/actions/importers.ts";
+import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+
+const COMMAND = "typescript.tsserverRequest";
+const CONFIGS = ["tsconfig.json", "jsconfig.json"];
+/** Most files handed to tsserver as one project. */
+export const MAX_EXTERNAL_FILES = 5000;
+/** How long tsserver may take to load them (zod's 1,076 files: ~7 s on a busy 2-core machine). */
+const LOAD_TIMEOUT_MS = 120_000;
+
+/**
+ * The compiler options typescript-language-server gives its inferred projects (its
+ * getInferredProjectCompilerOptions and setCompilerOptionsForInferredProjects), so the files are
+ * read as they were before, only together.
+ */
+const OPTIONS = {
+  module: "preserve",
+  moduleResolution: "bundler",
+  target: "es2022",
+  jsx: "react-jsx",
+  allowImportingTsExtensions: true,
+  strict: true,
+  strictNullChecks: true,
+  strictFunctionTypes: true,
+  sourceMap: true,
+  allowJs: true,
+  allowNonTsExtensions: true,
+  allowSyntheticDefaultImports: true,
+  resolveJsonModule: true,
+  noEmit: true,
+};
+
+/** Per server, the file list last handed over (or being handed over) and how it went. */
+const handed = new WeakMap<object, { signature: string; answer: Promise<CoverageAnswer> }>();
+
+/**
+ * See the file comment: a project without a config is handed over; one with a config is
+ * tsserver's own, partial where its include leaves TypeScript files of the project out.
+ */
+export const tsserverCoverage: CoverageHook = async (context) => {
+  for (const name of CONFIGS) {
+    const text = await context.readText(join(context.root, name));
+    if (text !== undefined) return await configured(context, name, text);
+  }
+  const commands = context.client.capabilities.executeCommandProvider?.commands ?? [];
+  if (!commands.includes(COMMAND)) {
+    return {
+      partial: true,
+      reason: "no tsconfig.json: TypeScript searched only the open files and what they import",
+    };
+  }
+  const all = await context.files();
+  // The walk did not find the project (a file in a folder it skips): nothing to hand over.
+  if (all.length === 0) {
+    return { partial: true, reason: "no tsconfig.json: tsserver searched only the open files" };
+  }
+  const files = all.slice(0, MAX_EXTERNAL_FILES);
+  const signature = files.join("\n");
+  let last = handed.get(context.client);
+  if (!last || last.signature !== signature) {
+    last = { signature, answer: handOver(context, files) };
+    handed.set(context.client, last);
+    const mine = last;
+    // A failed hand-over is tried again by the next question.
+    mine.answer.then((answer) => {
+      if (answer.partial && handed.get(context.client) === mine) handed.delete(context.client);
+    });
+  }
+  const answer = await last.answer;
+  if (answer.partial || files.length === all.length) return answer;
+  return {
+    partial: true,
+    reason: `no tsconfig.json: tsserver was given the first ${MAX_EXTERNAL_FILES} of ` +
+      `${all.length} files`,
+  };
+};
+
+async function handOver(context: CoverageContext, files: readonly string[]) {
+  const failed = (why: string): CoverageAnswer => ({
+    partial: true,
+    reason: `no tsconfig.json: tsserver searched only the open files (${why})`,
+  });
+  try {
+    const response = await context.client.request<{ success?: unknown; message?: unknown }>(
+      "workspace/executeCommand",
+      {
+        command: COMMAND,
+        arguments: ["openExternalProject", {
+          // A name of lspgate's own: tsserver keeps the project by it, and reads no such file.
+          projectFileName: join(context.root, ".lspgate-workspace-project"),
+          rootFiles: files.map((fileName) => ({ fileName })),
+          options: OPTIONS,
+        }],
+      },
+      // Not the asker's signal: other questions may be waiting on the same hand-over.
+      { timeoutMs: LOAD_TIMEOUT_MS },
+    );
+    if (response?.success !== true) {
+      return failed(
+        `it refused the workspace's files: ${String(response?.message ?? "no answer")}`,
+      );
+    }
+    return { partial: false };
+  } catch (error) {
+    return failed(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Most files left out of a config that are read to see whether they import the project. */
+const MAX_READ = 200;
+/** How many of the folders left out an answer names. */
+const NAMED = 3;
+/** TypeScript sources (not declarations): what a project's config is meant to take in. */
+const SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
+
+/**
+ * A tsconfig.json's project covers the files its include (less exclude) lists; TypeScript files of
+ * the project it leaves out (tests/ beside src/) are in projects of their own, searched only while
+ * open, so answers miss their uses. Said, not changed: the config is the project's choice. A config
+ * with project references (tsserver loads those) or one whose include cannot be read here is taken
+ * to cover its project.
+ */
+async function configured(
+  context: CoverageContext,
+  name: string,
+  text: string,
+): Promise<CoverageAnswer> {
+  const config: unknown = parse(text, [], { allowTrailingComma: true });
+  if (typeof config === "object" && config !== null && "references" in config) {
+    return { partial: false };
+  }
+  const includes = configIncludes(text);
+  if (!includes) return { partial: false };
+  const left = new Map<string, number>();
+  const outside = (await context.files()).filter((file) =>
+    SOURCE.test(file) && file.startsWith(context.root + "/") &&
+    !includes(file.slice(context.root.length + 1))
+  );
+  for (const [i, file] of outside.entries()) {
+    // Only a file that imports the project can hold uses of it: a jest.config.ts beside src/
+    // cannot. Past MAX_READ files, each is counted unread.
+    if (i < MAX_READ && !importsProject(context, file, await context.readText(file), includes)) {
+      continue;
+    }
+    const rel = file.slice(context.root.length + 1);
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
+    left.set(top, (left.get(top) ?? 0) + 1);
+  }
+  if (left.size === 0) return { partial: false };
+  const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+  const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
+  return {
+    partial: true,
+    reason: `${name}'s include leaves ${names.slice(0, NAMED).join(", ")}${more} out`,
+  };
+}
+
+/** Whether a script's relative imports name a file the config includes (extension or not). */
+function importsProject(
+  context: CoverageContext,
+  file: string,
+  text: string | undefined,
+  includes: (rel: string) => boolean,
+): boolean {
+  if (text === undefined) return true;
+  return relativeImports(file, text).some((path) => {
+    if (!path.startsWith(context.root + "/")) return false;
+    const rel = path.slice(context.root.length + 1).replace(/\.[cm]?[jt]sx?$/, "");
+    return [".ts", ".tsx", ".mts", ".cts", ".d.ts", "/index.ts", "/index.tsx"]
+      .some((ext) => includes(rel + ext));
+  });
+}

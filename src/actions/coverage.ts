@@ -1,0 +1,134 @@
+// Whether a workspace-wide answer (references, rename, implementations, incoming calls, workspace
+// symbols) covers every file of the project its server serves, or which it misses and why: an
+// agent shown a complete-looking list renames, ships, and breaks the callers it was never shown.
+import { z } from "zod";
+import { COVERAGE_HOOKS, type CoverageAnswer } from "../../adapters/coverage.ts";
+import { LspGateError } from "../errors.ts";
+import type { ServerClient } from "../lsp/server_client.ts";
+import type { Adapter } from "../servers/adapter.ts";
+import type { QueryDocument } from "./document.ts";
+import type { ActionContext } from "./types.ts";
+import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
+
+export type { CoverageAnswer };
+
+/** The project a workspace-wide question is asked of, and its server. */
+export interface CoverageTarget {
+  adapter: Adapter;
+  /** The project's root: absolute, real. */
+  root: string;
+  client: ServerClient;
+  /** A document open in the server. */
+  uri: string;
+  /** The project's files, where the caller has walked the workspace already. */
+  files?: readonly string[];
+}
+
+/** The `allow_partial` input field of the edits built on a workspace-wide answer. */
+export const allowPartialField = z.boolean().optional();
+
+/**
+ * What a workspace-wide answer of `client`, serving `adapter` at `root`, covers. Runs the
+ * adapter's coverage hook (adapters/coverage.ts), which may first make the server see the whole
+ * project; call it before asking the question.
+ */
+export async function projectCoverage(
+  context: ActionContext,
+  target: CoverageTarget,
+): Promise<CoverageAnswer> {
+  const { adapter, root, client, uri, files } = target;
+  const hook = COVERAGE_HOOKS[adapter.id];
+  if (!hook) return { partial: false };
+  let truncated = false;
+  // A hand-over others may wait on runs on; this question stops waiting when it is cancelled.
+  const answer = await untilCancelled(
+    context.signal,
+    hook({
+      root,
+      files: async () => {
+        if (files) return files;
+        const list = await workspaceProjects(context);
+        truncated = list.truncated;
+        return list.projects.find((p) => p.adapter.id === adapter.id && p.root === root)?.files ??
+          [];
+      },
+      client,
+      uri,
+      readText: async (path) => {
+        try {
+          return await context.workspace.readText(await context.workspace.resolve(path));
+        } catch {
+          return undefined;
+        }
+      },
+      relative: (path) => context.workspace.relative(path),
+      signal: context.signal,
+    }),
+  );
+  if (answer.partial || !truncated) return answer;
+  return {
+    partial: true,
+    reason: `the workspace has more than ${FILES_SCANNED} files; the server was given those ` +
+      "looked at",
+  };
+}
+
+/** The coverage of a workspace-wide question asked from an open document: its server's project. */
+export function documentCoverage(
+  context: ActionContext,
+  doc: QueryDocument,
+): Promise<CoverageAnswer> {
+  const { adapter, root } = doc.lease.pick;
+  return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri });
+}
+
+/** Coverage and readiness as one: not loaded yet is partial too. */
+export function withReadiness(coverage: CoverageAnswer, ready: boolean): CoverageAnswer {
+  if (ready || coverage.partial) return coverage;
+  return { partial: true, reason: "the server was still loading the project" };
+}
+
+/** The sentence a partial answer carries; empty for a complete one. */
+export function coverageNote(coverage: CoverageAnswer): string {
+  return coverage.partial && coverage.reason
+    ? `\n\nNote: this answer is partial: ${coverage.reason}.`
+    : "";
+}
+
+/** The details a workspace-wide answer carries about its coverage (and the server's readiness). */
+export function coverageDetails(coverage: CoverageAnswer, ready = true): Record<string, unknown> {
+  const { partial, reason } = withReadiness(coverage, ready);
+  return partial ? { partial: true, ...(reason ? { partialReason: reason } : {}) } : { partial };
+}
+
+/**
+ * Refuses an edit built on a partial answer unless the caller said `allow_partial: true`: it would
+ * leave the uses the server did not see unchanged.
+ */
+export function refusePartial(
+  coverage: CoverageAnswer,
+  input: { allow_partial?: boolean },
+  what: string,
+): void {
+  if (!coverage.partial || input.allow_partial === true) return;
+  throw new LspGateError(
+    "ACTION_NOT_ALLOWED",
+    `Not applied: the ${what} is built on a partial answer (${coverage.reason ?? "unknown"}), ` +
+      "so uses the server did not see would be left unchanged; nothing was written. Send " +
+      "allow_partial: true to apply it anyway.",
+    { partial: true, reason: coverage.reason, allow: "allow_partial" },
+  );
+}
+
+function untilCancelled<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelled());
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function cancelled(): LspGateError {
+  return new LspGateError("CANCELLED", "the request was cancelled");
+}
