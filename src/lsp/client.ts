@@ -1,141 +1,29 @@
 import { ProjectHealth } from "./project_health.ts";
 import type * as proto from "vscode-languageserver-protocol";
-import { JsonRpcConnection, ResponseError } from "../jsonrpc/mod.ts";
-import { DIAGNOSTICS_HOOKS } from "../../adapters/hooks.ts";
+import { JsonRpcConnection } from "../jsonrpc/mod.ts";
 import { LspGateError } from "../errors.ts";
 import { CLIENT_CAPABILITIES } from "./capabilities.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
 import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
-import { type ProcessSpec, type ServerProcess, spawnServer } from "./process.ts";
+import { type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
 import { retryContentModified } from "./content_modified.ts";
 import { ConfigurationGate } from "./configuration_gate.ts";
+import { askDiagnosticsHook } from "./ask_diagnostics_hook.ts";
+import { ProgressTracker } from "./progress_tracker.ts";
+import { answerServerRequest } from "./server_requests.ts";
 import type { ExitInfo } from "./server_client.ts";
+import { baseName, delay, notSent, pushKey } from "./client_util.ts";
+export { pushKey } from "./client_util.ts";
 
-/** How to start and talk to one language server. */
-export interface ClientOptions {
-  /** Adapter id, used in messages ("pyright"). */
-  serverName: string;
-  /** Absolute, real path of the project root this server serves. */
-  root: string;
-  rootUri: string;
-  process: ProcessSpec;
-  installHint: string;
-  initializationOptions?: unknown;
-  /** Answers to `workspace/configuration`, keyed by section (dotted sections are looked up inside). */
-  settings?: Record<string, unknown>;
-  requestTimeoutMs: number;
-  startTimeoutMs: number;
-  /** Send `processId: null`, needed when the server runs in its own PID namespace. */
-  hideProcessId?: boolean;
-  /**
-   * How to tell the server has loaded the project: "immediate" (answers are right at once), or
-   * "progress" (wait, after the first open, until its work-done progress has begun and ended or
-   * it has published diagnostics).
-   */
-  readiness?: "immediate" | "progress";
-  /**
-   * What readiness gates: "all" queries (the default), or only "workspace" ones (references,
-   * workspace symbols, renames, call and type hierarchies) for a server that answers about one
-   * file and what it imports at once but searches other files only once it has listed them
-   * (pyright).
-   */
-  readinessScope?: "all" | "workspace";
-  /**
-   * The server publishes nothing when a file's diagnostics stay empty
-   * (typescript-language-server's FileDiagnostics.update): after the file was last sent, a silence
-   * this long with no work in progress means "still clean".
-   */
-  stillCleanAfterMs?: number;
-  /**
-   * A hook in adapters/hooks.ts, by name, that asks the server for a document's diagnostics
-   * instead of awaiting its push (typescript-language-server's pushes come late, without
-   * versions, and not at all for a file that stays clean). Where it cannot answer, the push is
-   * awaited as for any server.
-   */
-  diagnosticsHook?: string;
-  /**
-   * A file's diagnostics depend on that file alone (a linter such as biome): a change to another
-   * file never makes its last push stale.
-   */
-  fileScopedDiagnostics?: boolean;
-  /**
-   * A pattern for the paths whose changes can change another document's diagnostics, where not
-   * every file's can (clangd: a translation unit depends on the headers it includes and its
-   * compile flags, never on another source file). Undefined: any file's change can.
-   */
-  crossFilePattern?: string;
-  /**
-   * With "progress" readiness: the work-done progress token whose end means the server's index is
-   * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
-   * file alone). Readiness then waits for that work to begin (it may start a moment after the
-   * first open) and end, whatever else the server publishes meanwhile.
-   */
-  indexProgressToken?: string;
-  /** Client capabilities outside the standard, merged into `initialize` (clangd's `offsetEncoding`). */
-  extraCapabilities?: Record<string, unknown>;
-  /**
-   * With "progress" readiness: a notification whose params say `quiescent: true` once the server
-   * has loaded and indexed the workspace (rust-analyzer's `experimental/serverStatus`; its work
-   * comes in several progress phases with gaps between). Readiness then waits for it.
-   */
-  quiescentNotification?: string;
-  /**
-   * Open no document before the server's first `workspace/configuration` is answered (bounded):
-   * bash-language-server analyses only the last document opened before it has its settings.
-   */
-  openAfterConfiguration?: boolean;
-  /**
-   * With "progress" readiness: a pattern for the log message (`window/logMessage`) in which the
-   * server says it has loaded the workspace, for servers that report it no other way
-   * (bash-language-server's "BackgroundAnalysis: Completed"). Readiness then waits for it.
-   */
-  readyLogMessage?: string;
-  /**
-   * Check a document again after another file changed by closing and opening it, not by sending
-   * its unchanged text: clangd publishes nothing for a didChange with identical text.
-   */
-  recheckByReopen?: boolean;
-}
-
-/** A pushed or pulled diagnostics set, raw from the server. */
-export interface RawDiagnostics {
-  status: "ok" | "timeout";
-  items: proto.Diagnostic[];
-  /** Why status is not ok, in words. */
-  reason?: string;
-}
-
-/** What the manager and `status` want to know about a client. */
-export interface ClientInfo {
-  serverName: string;
-  pid: number;
-  root: string;
-  encoding: PositionEncoding;
-  startedAt: number;
-  openDocuments: number;
-  indexing: string[];
-  serverVersion?: string;
-  stderr: string[];
-  /** Why the server could not load its project, in its words (see project_health.ts). */
-  projectProblem?: string;
-  /** Per file URI, an import the server could not resolve there (see project_health.ts). */
-  brokenImports?: Record<string, string>;
-}
-
-interface PushedDiagnostics {
-  version?: number;
-  items: proto.Diagnostic[];
-  at: number;
-  /** How many document and file notifications had been sent when it arrived (see #told). */
-  told: number;
-}
-
-/** A point in the sequence of notifications sent: their count then, and the time. */
-interface Told {
-  told: number;
-  at: number;
-}
+import type {
+  ClientInfo,
+  ClientOptions,
+  PushedDiagnostics,
+  RawDiagnostics,
+  Told,
+} from "./client_types.ts";
+export type { ClientInfo, ClientOptions, RawDiagnostics } from "./client_types.ts";
 
 const DIAGNOSTICS_QUIET_MS = 200;
 /** How long after the first open an index (indexProgressToken) may take to begin. */
@@ -164,8 +52,7 @@ export class LspClient {
   #process: ServerProcess;
   #configurationGate?: ConfigurationGate;
   #registrations = new Map<string, { method: string; options: unknown }>();
-  #progress = new Map<string | number, string>();
-  readonly #progressTitles = new Map<string | number, string>();
+  readonly #progress = new ProgressTracker();
   #pushed = new Map<string, PushedDiagnostics>();
   #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
   /** Document and file notifications sent so far (didOpen, didChange, didClose, didChangeWatchedFiles). */
@@ -181,11 +68,9 @@ export class LspClient {
   #synced = new Map<string, Told>();
   /** Per open document, the text the server has, to send it again unchanged (see diagnostics). */
   #texts = new Map<string, string>();
-  #progressEndedAt = -Infinity;
   #waiters = new Set<() => void>();
   #firstOpenAt?: number;
   #settled = false;
-  #indexBegun = false;
   /** The server's last `quiescentNotification` said it was quiescent. */
   #quiescent = false;
   readonly #health = new ProjectHealth();
@@ -516,9 +401,13 @@ export class LspClient {
     }
     const deadline = performance.now() + timeoutMs;
     const index = this.options.indexProgressToken;
-    if (index !== undefined && this.#firstOpenAt !== undefined && !this.#indexBegun) {
+    if (index !== undefined && this.#firstOpenAt !== undefined && !this.#progress.indexBegun) {
       const grace = this.#firstOpenAt + INDEX_START_GRACE_MS - performance.now();
-      await this.#waitFor(() => this.#indexBegun, Math.max(1, Math.min(grace, timeoutMs)), signal);
+      await this.#waitFor(
+        () => this.#progress.indexBegun,
+        Math.max(1, Math.min(grace, timeoutMs)),
+        signal,
+      );
     }
     const ready = () => {
       if (this.#firstOpenAt === undefined) return true;
@@ -537,7 +426,7 @@ export class LspClient {
 
   /** Names of the work the server reports in progress (indexing and the like). */
   get activeProgress(): string[] {
-    return [...this.#progress.values()];
+    return this.#progress.descriptions();
   }
 
   /** True when the server offers pull diagnostics for documents. */
@@ -567,7 +456,17 @@ export class LspClient {
         // A server that advertised pull but answers MethodNotFound still pushes.
       }
     }
-    const asked = await this.#askDiagnostics(uri, deadline, timeoutMs, signal);
+    const asked = await askDiagnosticsHook({
+      uri,
+      options: this.options,
+      serverCapabilities: this.capabilities,
+      clientCapabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
+      request: <R>(method: string, params: unknown) =>
+        this.request<R>(method, params, {
+          timeoutMs: Math.max(1, deadline - performance.now()),
+          signal,
+        }),
+    }, timeoutMs);
     if (asked) return asked;
     // typescript-language-server hears of files changed on disk from tsserver's own watcher, and
     // tsserver updates the open files' diagnostics 2.5 s later (delayEnsureProjectForOpenFiles);
@@ -589,7 +488,7 @@ export class LspClient {
     const stillClean = this.options.stillCleanAfterMs;
     const cleanBefore = stillClean !== undefined && this.#pushed.get(key)?.items.length === 0;
     const quietUntil = () =>
-      Math.max(since.at + (stillClean ?? 0), this.#progressEndedAt + DIAGNOSTICS_QUIET_MS);
+      Math.max(since.at + (stillClean ?? 0), this.#progress.endedAt + DIAGNOSTICS_QUIET_MS);
     // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
     // stops pushing: a registration arriving while we wait switches to pulling.
     const heard = () => fresh() !== undefined || this.pullsDiagnostics;
@@ -680,45 +579,6 @@ export class LspClient {
     return this.#waitFor(holds, Math.max(1, timeoutMs), signal);
   }
 
-  /**
-   * The answer of the adapter's diagnostics hook (ClientOptions.diagnosticsHook); undefined where
-   * there is none or it could not say, and the push is then awaited. A timeout is said as one.
-   */
-  async #askDiagnostics(
-    uri: string,
-    deadline: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<RawDiagnostics | undefined> {
-    const name = this.options.diagnosticsHook;
-    const hook = name === undefined ? undefined : DIAGNOSTICS_HOOKS[name];
-    if (!hook) return undefined;
-    try {
-      const items = await hook({
-        uri,
-        options: this.options,
-        serverCapabilities: this.capabilities,
-        clientCapabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
-        request: <R>(method: string, params: unknown) =>
-          this.request<R>(method, params, {
-            timeoutMs: Math.max(1, deadline - performance.now()),
-            signal,
-          }),
-      });
-      return items && { status: "ok", items };
-    } catch (error) {
-      if (!(error instanceof LspGateError)) throw error;
-      // The server refused this way (tsserver's "No Project", say): what it pushes still speaks.
-      if (error.code === "LSP_ERROR") return undefined;
-      if (error.code !== "TIMEOUT") throw error;
-      return {
-        status: "timeout",
-        items: [],
-        reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
-      };
-    }
-  }
-
   async #pullDiagnostics(uri: string, timeoutMs: number, signal?: AbortSignal) {
     const previous = this.#pulled.get(uri);
     const report = await this.request<proto.DocumentDiagnosticReport>(
@@ -794,46 +654,16 @@ export class LspClient {
   }
 
   #answerServerRequest(method: string, params: unknown): unknown {
-    switch (method) {
-      case "workspace/configuration": {
-        const items = (params as proto.ConfigurationParams)?.items ?? [];
-        // The answer is written before the next didOpen: the server has its settings first.
-        queueMicrotask(() => this.#configurationGate?.open());
-        return items.map((item) => lookupSection(this.options.settings ?? {}, item.section));
-      }
-      case "window/workDoneProgress/create":
-      case "workspace/diagnostic/refresh":
-      case "workspace/semanticTokens/refresh":
-      case "workspace/inlayHint/refresh":
-      case "workspace/inlineValue/refresh":
-      case "workspace/codeLens/refresh":
-      case "workspace/foldingRange/refresh":
-      case "window/showMessageRequest":
-        return null;
-      case "client/registerCapability": {
-        for (const r of (params as proto.RegistrationParams)?.registrations ?? []) {
-          this.#registrations.set(r.id, { method: r.method, options: r.registerOptions });
-        }
+    return answerServerRequest(method, params, {
+      options: this.options,
+      // The answer is written before the next didOpen: the server has its settings first.
+      configured: () => queueMicrotask(() => this.#configurationGate?.open()),
+      register: (id, registration) => {
+        if (registration) this.#registrations.set(id, registration);
+        else this.#registrations.delete(id);
         this.#notifyWaiters();
-        return null;
-      }
-      case "client/unregisterCapability": {
-        // The protocol spells this field "unregisterations".
-        for (const r of (params as proto.UnregistrationParams)?.unregisterations ?? []) {
-          this.#registrations.delete(r.id);
-        }
-        return null;
-      }
-      case "workspace/workspaceFolders":
-        return [{ uri: this.options.rootUri, name: baseName(this.options.root) }];
-      case "workspace/applyEdit":
-        // Edits are applied by lspgate itself, after its boundary checks, never on a server's say.
-        return { applied: false, failureReason: "lspgate applies edits itself" };
-      case "window/showDocument":
-        return { success: false };
-      default:
-        throw new ResponseError(-32601, `lspgate does not handle ${method}`);
-    }
+      },
+    });
   }
 
   #onNotification(method: string, params: unknown) {
@@ -856,27 +686,8 @@ export class LspClient {
     } else if (method === this.options.quiescentNotification) {
       this.#quiescent = (params as { quiescent?: unknown })?.quiescent === true;
     } else if (method === "$/progress") {
-      const p = params as {
-        token: string | number;
-        value?:
-          | proto.WorkDoneProgressBegin
-          | proto.WorkDoneProgressReport
-          | proto.WorkDoneProgressEnd;
-      };
-      if (p?.value?.kind === "begin") {
-        if (p.token === this.options.indexProgressToken) this.#indexBegun = true;
-        this.#progressTitles.set(p.token, p.value.title || "working");
-        this.#progress.set(p.token, describeProgress(p.value.title || "working", p.value));
-      } else if (p?.value?.kind === "report" && this.#progress.has(p.token)) {
-        // Shown to the user while they wait (`status`, progress lines): title, percentage, message.
-        const title = this.#progressTitles.get(p.token) ?? "working";
-        this.#progress.set(p.token, describeProgress(title, p.value));
-      } else if (p?.value?.kind === "end") {
-        this.#progressTitles.delete(p.token);
-        this.#progress.delete(p.token);
-        this.#progressEndedAt = performance.now();
-        if (this.#firstOpenAt !== undefined) this.#settled = true;
-      }
+      const kind = this.#progress.observe(params, this.options.indexProgressToken);
+      if (kind === "end" && this.#firstOpenAt !== undefined) this.#settled = true;
     }
     this.#notifyWaiters();
   }
@@ -904,65 +715,5 @@ export class LspClient {
       this.#waiters.add(check);
       signal?.addEventListener("abort", onAbort);
     });
-  }
-}
-
-function lookupSection(settings: Record<string, unknown>, section?: string): unknown {
-  if (!section) return settings;
-  if (section in settings) return settings[section];
-  let value: unknown = settings;
-  for (const key of section.split(".")) {
-    if (value === null || typeof value !== "object") return null;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value ?? null;
-}
-
-function baseName(path: string): string {
-  return path.split("/").filter(Boolean).pop() ?? path;
-}
-
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done);
-  });
-}
-
-/**
- * Marks a SERVER_EXITED error for a request the server never received (it was dead already), so
- * the caller may restart it and ask again without risking a request that crashes it twice.
- */
-function notSent(error: LspGateError): LspGateError {
-  return new LspGateError(error.code, error.message, { ...error.data, notSent: true });
-}
-
-/** "Indexing 45%: 12/30 files" from a progress begin or report. */
-function describeProgress(
-  title: string,
-  value: { percentage?: number; message?: string },
-): string {
-  const percent = typeof value.percentage === "number" ? ` ${Math.round(value.percentage)}%` : "";
-  const message = typeof value.message === "string" && value.message ? `: ${value.message}` : "";
-  return `${title}${percent}${message}`.slice(0, 200);
-}
-
-/**
- * The key a document's pushes are filed under: a `file://` URI's decoded path, so a push finds
- * its document however the server escapes the path (servers built on vscode-uri write `@` as
- * %40, `+` as %2B, parentheses as %28/%29). Without node:url, which would load Deno's Node
- * support into every client Worker. Anything else is its own key.
- */
-export function pushKey(uri: string): string {
-  if (!/^file:/i.test(uri)) return uri;
-  try {
-    return `file://${decodeURIComponent(new URL(uri).pathname)}`;
-  } catch {
-    return uri;
   }
 }
