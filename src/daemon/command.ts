@@ -17,7 +17,6 @@ export interface DaemonFlags extends DaemonTarget {
  */
 export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Promise<number> {
   const [verb] = args;
-  // The CLI's own role: a sub-agent's `daemon status` learns only of its own workspace.
   const hello = { role: flags.role ?? "main", allowMutations: false, client: "daemon-cli" };
   switch (verb) {
     case "serve":

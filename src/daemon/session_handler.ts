@@ -119,11 +119,9 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
       const status = () => ({
         pid: Deno.pid,
         daemonPid: Deno.pid,
-        // Every workspace the daemon serves: only for the user's own `lspgate daemon status` (a
-        // main CLI connection); an agent's connection learns nothing of the others.
-        ...(hello.client === "daemon-cli" && hello.role === "main"
-          ? { roots: [...new Set([...entries.values()].map((e) => e.target.root))] }
-          : { roots: [target.root] }),
+        // How many workspaces the daemon serves, never which: every connection on the user's
+        // socket may be an agent's, and learns nothing of another root (not even its path).
+        workspaces: new Set([...entries.values()].map((e) => e.target.root)).size,
         root: target.root,
         connections: own.connections,
         clients: Object.fromEntries([...own.byClient].filter(([, n]) => n > 0)),

@@ -1,17 +1,13 @@
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+// The CLI entry: front ends chosen from the command line, sessions and gates opened, servers
+// confined as the flags say.
 import { ADAPTERS } from "../../adapters/mod.ts";
-import { defaultConfig, loadUserConfig, type LspGateConfig } from "../config.ts";
 import { toLspGateError } from "../errors.ts";
 import {
   chooseSandbox,
   type SandboxBackend,
   type SandboxChoice,
   sandboxCommand,
-  type SandboxMode,
 } from "../lsp/sandbox.ts";
-import type { Role } from "../permissions/policy.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
 import { onPath, serverPath } from "../servers/find_binary.ts";
 import { budgetOf, Session } from "../session.ts";
@@ -21,295 +17,18 @@ import { attachOrStart } from "../daemon/start.ts";
 import { RemoteSession } from "../daemon/remote_session.ts";
 import type { Gate } from "./gate.ts";
 import type { DaemonFlags } from "../daemon/command.ts";
-import { serversOff } from "../actions/syntax_only.ts";
-import { VERSION } from "../version.ts";
 import { hookFailure } from "./hook.ts";
 import { serveJsonLines } from "./json_lines.ts";
-
-/** Command-line flags shared by every front end. */
-export interface GlobalFlags {
-  root: string;
-  role: Role;
-  allowMutations: boolean;
-  config: LspGateConfig;
-  sandbox: SandboxMode;
-  /** `--trust`: the root's own programs may run (sandboxed); also `trustedRoots` in the config. */
-  trust: boolean;
-  /** `--telemetry FILE`: JSON-lines events with timings appended there. */
-  telemetry?: string;
-  /** `--daemon` (on), `--no-daemon` (off), or the front end's default (auto). */
-  daemon?: "auto" | "on" | "off";
-  /** `hook --event stop`: the end-of-turn report. */
-  event?: string;
-  /** `call --json`: print the whole response. */
-  json: boolean;
-}
-
-/** The text of `lspgate --help`. */
-export const USAGE =
-  `lspgate — language-server code intelligence for AI agents, as one \`lsp\` tool.
-
-Usage:
-  lspgate [flags]                 JSON lines on stdin/stdout (the primary interface)
-  lspgate mcp [flags]             an MCP server over stdio with one \`lsp\` tool
-  lspgate call ACTION [k=v ...]   one request from the command line, answer as text (--json: whole response)
-  lspgate hook [flags] FILE...    diagnostics for edited files (for post-edit hooks; never fails the edit)
-  lspgate permissions [flags]     the exact \`deno run\` flags this workspace needs
-  lspgate daemon start|stop|status  the workspace's warm daemon
-  lspgate doctor [--json]         config files, servers found or missing, sandbox, permissions
-
-Flags:
-  --root DIR            workspace root (default: the folder \`deno task\` was run from, else the
-                        current folder)
-  --role main|subagent  subagent never runs a write action (default: main)
-  --allow-mutations     let the main role apply edits (rename/format/code actions with apply)
-  --config FILE         JSONC config: timeouts, sandbox, servers, readOnlyRoots
-  --sandbox MODE        auto (default) | bwrap | landlock | none: confine language servers with
-                        bubblewrap where it can create namespaces, else Landlock
-  --trust               the root's own programs (node_modules/.bin, its TypeScript, its Python)
-                        may run, sandboxed; never without a sandbox
-  --timeout MS          per-request timeout (default 30000)
-  --memory-budget MIB   the most the language servers may hold together; over it idle servers
-                        stop, least recently used first (default: half the machine's memory;
-                        0: no budget)
-  --no-servers          run no language server: symbols and diagnostics answer syntax-only
-  --telemetry FILE      append JSON-lines events with timings (also LSPGATE_TELEMETRY)
-  --daemon              JSON lines and mcp: use the workspace's warm daemon (start it if none)
-  --no-daemon           call and hook: no daemon, servers started and stopped in this process
-  --event KIND          hook: stop (report every file touched during the agent's turn),
-                        session-start (start the workspace's servers), read (open a file read)
-  --json                call, doctor: print the whole answer as JSON
-  -h, --help            this text
-  --version             lspgate's version
-`;
-
-/** A bad command line: said as `lspgate: usage: …` and a hint to `--help`, exit 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** What parseFlags() read from the command line. */
-export interface ParsedFlags {
-  flags: GlobalFlags;
-  /** The positional arguments: the command and its own arguments. */
-  rest: string[];
-  /**
-   * `-h`/`--help` or `--version`: the text to print before exiting 0. Nothing else was read
-   * (no config), and `flags` are the defaults.
-   */
-  print?: string;
-}
-
-const FLAGS = {
-  root: { type: "string" },
-  role: { type: "string" },
-  "allow-mutations": { type: "boolean" },
-  config: { type: "string" },
-  sandbox: { type: "string" },
-  trust: { type: "boolean" },
-  timeout: { type: "string" },
-  "memory-budget": { type: "string" },
-  json: { type: "boolean" },
-  "no-servers": { type: "boolean" },
-  daemon: { type: "boolean" },
-  "no-daemon": { type: "boolean" },
-  event: { type: "string" },
-  telemetry: { type: "string" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean" },
-} as const;
-
-/**
- * Parses the command line. A bad one (an unknown flag, a flag without its value, a bad
- * `--role`, `--sandbox`, `--timeout` or `--root`, a config that cannot be read or is invalid)
- * throws UsageError naming the flag; `-h`, `--help` and `--version` return the text to print.
- */
-export async function parseFlags(args: string[]): Promise<ParsedFlags> {
-  const { values, positionals } = readArgs(args);
-  if (values.help || values.version) {
-    return {
-      flags: { ...defaultFlags(), config: defaultConfig() },
-      rest: [],
-      print: values.help ? USAGE : `lspgate ${VERSION}`,
-    };
-  }
-  const config = await readConfig(values.config);
-  if (values["no-servers"]) config.servers = serversOff(config.servers, ADAPTERS);
-  const role = values.role ?? config.role ?? "main";
-  if (role !== "main" && role !== "subagent") {
-    throw new UsageError(`--role must be main or subagent, not \`${role}\``);
-  }
-  const sandbox = values.sandbox ?? config.sandbox;
-  if (sandbox !== "none" && sandbox !== "bwrap" && sandbox !== "landlock" && sandbox !== "auto") {
-    throw new UsageError(`--sandbox must be auto, bwrap, landlock or none, not \`${sandbox}\``);
-  }
-  if (values.timeout !== undefined) {
-    const ms = Number(values.timeout);
-    if (!/^\d+$/.test(values.timeout) || ms < 100) {
-      throw new UsageError(
-        `--timeout must be a whole number of milliseconds, at least 100, not \`${values.timeout}\``,
-      );
-    }
-    config.timeoutMs = ms;
-  }
-  const budget = values["memory-budget"];
-  if (budget !== undefined) {
-    if (!/^\d+$/.test(budget)) {
-      throw new UsageError(
-        `--memory-budget must be a whole number of MiB (0: no budget), not \`${budget}\``,
-      );
-    }
-    config.memoryBudgetMiB = Number(budget);
-  }
-  if (values.root !== undefined) await checkRoot(values.root);
-  return {
-    flags: {
-      root: values.root ?? defaultRoot(),
-      role,
-      // A sub-agent never mutates, whatever flag or config says; policy enforces it again.
-      allowMutations: role === "main" &&
-        (values["allow-mutations"] ?? config.allowMutations ?? false),
-      config,
-      sandbox,
-      trust: values.trust ?? false,
-      json: values.json ?? false,
-      telemetry: values.telemetry,
-      daemon: values["no-daemon"] ? "off" : values.daemon ? "on" : "auto",
-      event: values.event,
-    },
-    rest: positionals,
-  };
-}
-
-/** Node's parseArgs, strict, with its errors said as usage errors naming the flag. */
-function readArgs(args: string[]) {
-  try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options: FLAGS });
-  } catch (error) {
-    throw new UsageError(describeArgsError(error));
-  }
-}
-
-function describeArgsError(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const text = String(message ?? error);
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const flag = /Unknown option '([^']+)'/.exec(text)?.[1] ?? text;
-    return `unknown flag ${flag}`;
-  }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    // "Option '-h, --help' does not take an argument", "Option '--root <value>' argument missing"
-    const flag = /Option '(?:-\w, )?(--[\w-]+)/.exec(text)?.[1] ?? text;
-    if (/does not take an argument/.test(text)) return `${flag} takes no value`;
-    const value = FLAG_VALUES[flag.slice(2)] ?? "VALUE";
-    return `${flag} needs a value (${flag} ${value}; ${flag}=${value} when it starts with -)`;
-  }
-  return text.split("\n")[0];
-}
-
-const FLAG_VALUES: Record<string, string> = {
-  root: "DIR",
-  role: "main|subagent",
-  config: "FILE",
-  sandbox: "auto|bwrap|landlock|none",
-  timeout: "MS",
-  "memory-budget": "MIB",
-  telemetry: "FILE",
-};
-
-/** The user's config (`--config FILE`, else the user-level one); its problems as a usage error. */
-async function readConfig(path: string | undefined): Promise<LspGateConfig> {
-  try {
-    // --config, else ~/.config/lspgate/config.jsonc when present; server ids are checked.
-    return await loadUserConfig(path, { knownServers: ADAPTERS.map((a) => a.id) });
-  } catch (error) {
-    const message = toLspGateError(error).message.replace(/\s*\n\s*/g, "; ");
-    throw new UsageError(path === undefined ? message : `--config: ${message}`);
-  }
-}
-
-/** A `--root` that names no folder is a usage error; one lspgate may not read is left to fail later. */
-async function checkRoot(root: string): Promise<void> {
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(root || ".");
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UsageError(`--root ${root}: no such folder`);
-    }
-    return;
-  }
-  if (!root) throw new UsageError("--root needs a folder, not an empty string");
-  if (!info.isDirectory) throw new UsageError(`--root ${root} is not a folder`);
-}
-
-/**
- * The root when `--root` is not given: the folder the user ran \`deno task start\` from, else the
- * current folder. Deno runs a task in the folder of its deno.json — lspgate's own checkout — and
- * sets INIT_CWD to where the user was. INIT_CWD counts only while the current folder is the one
- * of lspgate's entry module: `deno task --cwd DIR` runs in DIR and means DIR, and an INIT_CWD a
- * parent process left behind (npm sets it too) must not widen the root of a program run elsewhere.
- */
-export function defaultRoot(): string {
-  const cwd = Deno.cwd();
-  const initCwd = envIfGranted("INIT_CWD");
-  if (!initCwd) return cwd;
-  try {
-    const entry = Deno.mainModule.startsWith("file:")
-      ? dirname(fileURLToPath(Deno.mainModule))
-      : undefined;
-    return entry !== undefined && sameFolder(entry, cwd) ? initCwd : cwd;
-  } catch {
-    return cwd;
-  }
-}
-
-function sameFolder(a: string, b: string): boolean {
-  try {
-    return Deno.realPathSync(a) === Deno.realPathSync(b);
-  } catch {
-    return a === b;
-  }
-}
-
-/** An environment variable, or undefined where reading it is not granted (never a prompt). */
-function envIfGranted(name: string): string | undefined {
-  try {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
-      return undefined;
-    }
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
-}
-
-function defaultFlags(): Omit<GlobalFlags, "config"> {
-  return {
-    root: defaultRoot(),
-    role: "main",
-    allowMutations: false,
-    sandbox: "auto",
-    trust: false,
-    json: false,
-  };
-}
-
-/**
- * The command a command line names (its first positional argument), found without judging its
- * flags: `hook` must know it is the hook even when its flags are bad.
- */
-export function commandOf(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === "--") return args[i + 1];
-    if (!arg.startsWith("-") || arg === "-") return arg;
-    const name = arg.replace(/^--?/, "");
-    const spec = FLAGS[name as keyof typeof FLAGS];
-    if (spec?.type === "string") i++;
-  }
-  return undefined;
-}
+import { commandOf, envIfGranted, type GlobalFlags, parseFlags, UsageError } from "./flags.ts";
+export {
+  commandOf,
+  defaultRoot,
+  type GlobalFlags,
+  type ParsedFlags,
+  parseFlags,
+  USAGE,
+  UsageError,
+} from "./flags.ts";
 
 /** How servers are confined here: the wrapper, its description, and the backend in force. */
 export interface SandboxInForce {
