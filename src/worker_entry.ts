@@ -12,7 +12,11 @@
 // it in its own isolate for nothing.
 
 /** Name prefixes that tell a Worker what to serve. */
-export const WORKER_NAMES = { client: "lspgate client", watcher: "lspgate watcher" } as const;
+export const WORKER_NAMES = {
+  client: "lspgate client",
+  watcher: "lspgate watcher",
+  syntax: "lspgate syntax",
+} as const;
 
 /** True when this code runs inside a Worker rather than as the main program. */
 export function inWorker(): boolean {
@@ -28,6 +32,9 @@ export async function serveWorker(): Promise<void> {
   if (self.name.startsWith(WORKER_NAMES.watcher)) {
     const { serveWatchWorker } = await import("./servers/watch_worker.ts");
     serveWatchWorker();
+  } else if (self.name.startsWith(WORKER_NAMES.syntax)) {
+    const { serveSyntaxWorker } = await import("./syntax/pool_worker.ts");
+    serveSyntaxWorker();
   } else {
     const { serveClientWorker } = await import("./lsp/client_worker.ts");
     serveClientWorker();
