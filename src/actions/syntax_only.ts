@@ -102,7 +102,7 @@ export async function syntaxOutline(
   input: { file: string; query?: string },
   error: unknown,
 ): Promise<ActionResult> {
-  const { rel, why, syntax } = await syntaxOf(context, input.file, error);
+  const { rel, why, syntax } = await syntaxOf(context, input.file, error, { outline: true });
   let symbols = syntax.symbols;
   if (input.query) {
     const q = input.query.toLowerCase();
@@ -161,7 +161,7 @@ export async function syntaxDiagnostics(
   error: unknown,
   text?: string,
 ): Promise<SyntaxFileDiagnostics> {
-  const { rel, why, syntax } = await syntaxOf(context, file, error, text);
+  const { rel, why, syntax } = await syntaxOf(context, file, error, { outline: false, text });
   const diagnostics: DiagnosticView[] = syntax.errors.map((e) => ({
     line: e.line,
     column: e.column,
@@ -362,7 +362,7 @@ async function syntaxOf(
   context: ActionContext,
   file: string,
   error: unknown,
-  proposed?: string,
+  { outline, text: proposed }: { outline: boolean; text?: string },
 ): Promise<{ rel: string; why: NoServer; syntax: FileSyntax }> {
   const path = await resolveFile(context, file).catch(() => {
     throw error;
@@ -382,7 +382,7 @@ async function syntaxOf(
       rel,
       why,
       // A parse that runs out of time is TIMEOUT (from the pool), not "no server" again.
-      syntax: await analyzeSyntax(language, text, { ...runOptions(context), file: rel }),
+      syntax: await analyzeSyntax(language, text, { ...runOptions(context), file: rel, outline }),
     };
   } catch (failure) {
     if (!(failure instanceof SyntaxUnavailable)) throw failure;

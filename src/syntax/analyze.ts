@@ -12,24 +12,26 @@ import type { FileSyntax, OutlineSymbol, SyntaxStage } from "./types.ts";
 /**
  * Parses `text` as `language`: its outline and its parse errors. `deadline` is a
  * `performance.now()` time; past it, SyntaxTimeout. `onStage` hears each part as it starts.
- * Throws SyntaxUnavailable when the parsers cannot load.
+ * With `withOutline` false, the symbols are left out (empty). Throws SyntaxUnavailable when the
+ * parsers cannot load.
  */
 export async function analyzeHere(
   language: SyntaxLanguage,
   text: string,
   deadline: number,
   onStage: (stage: SyntaxStage) => void = () => {},
+  withOutline = true,
 ): Promise<FileSyntax> {
   onStage("load");
-  const query = await compileQuery(language, OUTLINE_QUERIES[language]);
+  const query = withOutline ? await compileQuery(language, OUTLINE_QUERIES[language]) : undefined;
   onStage("parse");
   const tree = await parse(language, text, deadline);
   if (!tree) throw new SyntaxTimeout("parse");
   try {
     const lines = new TextLines(text);
     const at = agentPositions(lines);
-    onStage("outline");
-    const symbols = outline(tree, language, query, deadline).map((s) => {
+    if (query) onStage("outline");
+    const symbols = (query ? outline(tree, language, query, deadline) : []).map((s) => {
       const name = at(s.nameStart);
       const symbol: OutlineSymbol = {
         name: s.name,

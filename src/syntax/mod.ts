@@ -16,15 +16,17 @@ export { syntaxPool, type SyntaxRunOptions } from "./pool.ts";
 export type { FileSyntax, OutlineSymbol, SyntaxProblem } from "./types.ts";
 
 /**
- * Parses `text` as `language` in a parse Worker: its outline and its parse errors. Throws
- * SyntaxUnavailable, or TIMEOUT / CANCELLED (LspGateError) past `options`' deadline or signal.
+ * Parses `text` as `language` in a parse Worker: its outline (unless `outline: false`, for
+ * diagnostics) and its parse errors. Throws SyntaxUnavailable, or TIMEOUT / CANCELLED
+ * (LspGateError) past `options`' deadline or signal.
  */
 export async function analyzeSyntax(
   language: SyntaxLanguage,
   text: string,
-  options: SyntaxRunOptions = {},
+  options: SyntaxRunOptions & { outline?: boolean } = {},
 ): Promise<FileSyntax> {
-  return await syntaxPool.run({ kind: "analyze", language, text }, options) as FileSyntax;
+  const { outline, ...run } = options;
+  return await syntaxPool.run({ kind: "analyze", language, text, outline }, run) as FileSyntax;
 }
 
 /**

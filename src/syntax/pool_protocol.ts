@@ -3,7 +3,13 @@ import type { FileSyntax, SyntaxStage } from "./types.ts";
 
 /** A job for a parse Worker. */
 export type SyntaxJob =
-  | { kind: "analyze"; language: SyntaxLanguage; text: string }
+  | {
+    kind: "analyze";
+    language: SyntaxLanguage;
+    text: string;
+    /** false: the parse errors alone (diagnostics need no outline, the slow part on deep files). */
+    outline?: boolean;
+  }
   | {
     kind: "rename";
     language: SyntaxLanguage;

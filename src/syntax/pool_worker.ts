@@ -3,6 +3,7 @@
 // it starts so a job ended from outside can still say how far it got.
 import { analyzeHere, checkNameHere } from "./analyze.ts";
 import { SyntaxTimeout, SyntaxUnavailable, wasmBytes } from "./loader.ts";
+import type { SyntaxStage } from "./types.ts";
 import type { FromSyntaxWorker, SyntaxAnswer, ToSyntaxWorker } from "./pool_protocol.ts";
 
 /** Serves syntax jobs in this Worker until it is terminated. */
@@ -20,12 +21,8 @@ async function run({ id, job, budgetMs }: ToSyntaxWorker): Promise<void> {
   try {
     let answer: SyntaxAnswer;
     if (job.kind === "analyze") {
-      answer = await analyzeHere(
-        job.language,
-        job.text,
-        deadline,
-        (reached) => post({ id, reached }),
-      );
+      const onStage = (reached: SyntaxStage) => post({ id, reached });
+      answer = await analyzeHere(job.language, job.text, deadline, onStage, job.outline);
     } else {
       post({ id, reached: "rename" });
       answer = await checkNameHere(job.language, job.text, job.position, job.newName, deadline);
