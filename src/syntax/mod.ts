@@ -26,8 +26,30 @@ export async function analyzeSyntax(
   options: SyntaxRunOptions & { outline?: boolean } = {},
 ): Promise<FileSyntax> {
   const { outline, ...run } = options;
-  return await syntaxPool.run({ kind: "analyze", language, text, outline }, run) as FileSyntax;
+  const key = text.length <= MAX_CACHED_CHARS ? `${language}\u0000${outline}\u0000${text}` : "";
+  const cached = recent.get(key);
+  if (cached) {
+    // Most recently used last.
+    recent.delete(key);
+    recent.set(key, cached);
+    return cached;
+  }
+  const job = { kind: "analyze" as const, language, text, outline };
+  const syntax = await syntaxPool.run(job, run) as FileSyntax;
+  if (key) {
+    recent.set(key, syntax);
+    if (recent.size > MAX_CACHED) recent.delete(recent.keys().next().value!);
+  }
+  return syntax;
 }
+
+/**
+ * The last answers, by language and text: a `query` position asks the outline of the same file
+ * on every request, which a Worker would otherwise parse again each time.
+ */
+const recent = new Map<string, FileSyntax>();
+const MAX_CACHED = 16;
+const MAX_CACHED_CHARS = 256 * 1024;
 
 /**
  * Checks a rename's new name against the grammar, at the name the rename starts from (1-based

@@ -30,6 +30,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 const IDLE_MS = 10_000;
 /** A Worker whose parsers grew their memory past this is ended after its job. */
 const RETIRE_BYTES = 64 * 1024 * 1024;
+/** A job running this long is slow: the next job gets a Worker of its own. */
+const SLOW_MS = 100;
 /** How long past a job's deadline its Worker may take to stop on its own before it is ended. */
 const GRACE_MS = 250;
 
@@ -44,6 +46,8 @@ interface Job {
   /** The stage reached and when each began (ms after submission). */
   stages: [SyntaxStage, number][];
   slot?: Slot;
+  /** When its Worker began parsing (after loading the grammar). */
+  parsing?: number;
   timer?: ReturnType<typeof setTimeout>;
   onAbort?: () => void;
 }
@@ -59,6 +63,7 @@ export class SyntaxPool {
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
+  #slowTimer?: ReturnType<typeof setTimeout>;
 
   /** Runs `job` in a parse Worker; TIMEOUT past its deadline, CANCELLED when its signal aborts. */
   run(job: SyntaxJob, options: SyntaxRunOptions = {}): Promise<SyntaxAnswer> {
@@ -93,14 +98,28 @@ export class SyntaxPool {
   close(): void {
     const jobs = [...this.#queue, ...this.#slots.flatMap((s) => s.job ? [s.job] : [])];
     this.#queue = [];
+    clearTimeout(this.#slowTimer);
     for (const slot of [...this.#slots]) this.#end(slot);
     for (const entry of jobs) this.#settle(entry, () => entry.reject(cancelled(entry)));
   }
 
   #pump(): void {
+    clearTimeout(this.#slowTimer);
     while (this.#queue.length) {
       let slot = this.#slots.find((s) => !s.job);
-      if (!slot && this.#slots.length < MAX_WORKERS) slot = this.#start();
+      if (!slot && this.#slots.length < MAX_WORKERS) {
+        // A second Worker only beside a slow job: quick jobs (a few ms) queue for the one there
+        // is, so a burst of queries does not pay a second isolate and grammar.
+        // A Worker still loading its grammar is not slow: a second would load one too.
+        const since = Math.min(...this.#slots.map((s) => s.job!.parsing ?? Infinity));
+        const slowIn = this.#slots.length === 0 ? 0 : since + SLOW_MS - performance.now();
+        if (slowIn <= 0) slot = this.#start();
+        else {
+          // Asked again when a job starts parsing (#heard) or turns slow.
+          if (slowIn !== Infinity) this.#slowTimer = setTimeout(() => this.#pump(), slowIn);
+          return;
+        }
+      }
       if (!slot) return;
       const entry = this.#queue.shift()!;
       clearTimeout(slot.idleTimer);
@@ -118,7 +137,7 @@ export class SyntaxPool {
   #start(): Slot {
     // The parsers need no permission at all: the text comes in a message, the grammars are
     // WebAssembly modules compiled from Deno's npm cache (no file read).
-    const worker = new Worker(workerUrl(), {
+    const worker = new Worker(syntaxWorkerUrl(), {
       type: "module",
       name: WORKER_NAMES.syntax,
       deno: { permissions: "none" },
@@ -144,6 +163,10 @@ export class SyntaxPool {
     if (!entry || entry.id !== message.id) return;
     if ("reached" in message) {
       entry.stages.push([message.reached, performance.now() - entry.submitted]);
+      if (message.reached === "parse" || message.reached === "rename") {
+        entry.parsing = performance.now();
+        if (this.#queue.length) this.#pump();
+      }
       return;
     }
     slot.job = undefined;
@@ -193,6 +216,14 @@ export class SyntaxPool {
     slot.worker.terminate();
     this.#slots = this.#slots.filter((s) => s !== slot);
   }
+}
+
+/** The parse Worker's module: its own entry from source, the bundle itself when bundled. */
+function syntaxWorkerUrl(): URL {
+  const here = new URL(import.meta.url);
+  return here.pathname.endsWith("/syntax/pool.ts")
+    ? new URL("./worker_main.ts", here)
+    : workerUrl();
 }
 
 /** The pool every syntax answer of this process goes through. */
