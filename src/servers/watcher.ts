@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
+import { WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath, uid } from "../fs.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";
 

@@ -266,7 +266,7 @@ async function measureOnce(root: string, requests: number) {
 }
 
 async function workerStart(rounds: number) {
-  const { WORKER_NAMES, workerUrl } = await import("../../src/worker_entry.ts");
+  const { WORKER_NAMES, workerUrl } = await import("../../src/workers.ts");
   // A bundle is its own Workers' entry.
   const entry = args.values.entry;
   const url = entry === "mod.ts" ? workerUrl() : new URL(entry, `file://${Deno.cwd()}/`);
