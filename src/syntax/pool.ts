@@ -113,8 +113,19 @@ export class SyntaxPool {
         // A Worker still loading its grammar is not slow: a second would load one too.
         const since = Math.min(...this.#slots.map((s) => s.job!.parsing ?? Infinity));
         const slowIn = this.#slots.length === 0 ? 0 : since + SLOW_MS - performance.now();
-        if (slowIn <= 0) slot = this.#start();
-        else {
+        if (slowIn <= 0) {
+          try {
+            slot = this.#start();
+          } catch (error) {
+            // No Worker can start here (e.g. Deno without --unstable-worker-options): the
+            // parsers are unavailable, said as such, not an internal error.
+            const reason = error instanceof Error ? error.message : String(error);
+            for (const entry of this.#queue.splice(0)) {
+              this.#settle(entry, () => entry.reject(new SyntaxUnavailable(reason)));
+            }
+            return;
+          }
+        } else {
           // Asked again when a job starts parsing (#heard) or turns slow.
           if (slowIn !== Infinity) this.#slowTimer = setTimeout(() => this.#pump(), slowIn);
           return;
