@@ -174,8 +174,12 @@ Deno.test("through the daemon, one client's deep file does not hold another clie
   const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rt_" }));
   await Deno.chmod(runtime, 0o700);
   const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
+  // The warm hook's deadline, shorter than the parse (which may take a second); every run names
+  // the same config, so every run (and the cleanup's `daemon stop`) reaches the same daemon.
+  const config = await configFile({ hookDeadlineMs: 300 });
+  const same = ["--no-servers", "--config", config, "--root", root];
   // As the daemon's own tests run it (its permissions are tested there).
-  const flags = ["--daemon", "--no-servers", "--root", root];
+  const flags = ["--daemon", ...same];
   const hostile = new Lspgate(flags, env, ALL);
   const other = new Lspgate(flags, env, ALL);
   try {
@@ -191,12 +195,10 @@ Deno.test("through the daemon, one client's deep file does not hold another clie
       assert.equal((answer.line.error as { code: string }).code, "TIMEOUT");
       assert.ok(answer.ms < TIMEOUT_MS + 1000, `${file}: symbols took ${answer.ms} ms`);
     }
-    // The warm hook on a deep file gives up on time (a deadline shorter than the parse, which
-    // may take a second), and status still answers meanwhile.
-    const config = await configFile({ hookDeadlineMs: 300 });
+    // The warm hook on a deep file gives up on time, and status still answers meanwhile.
     const started = performance.now();
     const hook = new Deno.Command(Deno.execPath(), {
-      args: [...ALL, "hook", "--no-servers", "--config", config, "--root", root, "deep1m.c"],
+      args: [...ALL, "hook", ...same, "deep1m.c"],
       env,
       stdout: "piped",
       stderr: "piped",
@@ -205,7 +207,6 @@ Deno.test("through the daemon, one client's deep file does not hold another clie
     const status = await other.ask({ id: "status hook", action: "status" });
     assert.ok(status.ms < 500, `status took ${status.ms} ms during the hook`);
     const out = await hook;
-    await Deno.remove(config);
     const stderr = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, stderr);
     assert.match(stderr, /^lspgate hook: gave up after 0\.3 s/);
@@ -217,11 +218,12 @@ Deno.test("through the daemon, one client's deep file does not hold another clie
     await hostile.kill();
     await other.kill();
     await new Deno.Command(Deno.execPath(), {
-      args: [...ALL, "daemon", "stop", "--root", root],
+      args: [...ALL, "daemon", "stop", ...same],
       env,
       stdout: "null",
       stderr: "null",
     }).output();
+    await Deno.remove(config);
     await Deno.remove(root, { recursive: true });
     await Deno.remove(runtime, { recursive: true });
   }
