@@ -10,17 +10,11 @@
 // Rationale: each Worker loads only the modules of the service it runs. A watcher that loaded the
 // LSP client too (and with it vscode-languageserver-protocol and Deno's npm support) would carry
 // it in its own isolate for nothing.
+import { inWorker, WORKER_NAMES } from "./workers.ts";
 
 import { launch, LAUNCH_ARG } from "./lsp/sandbox/landlock_launcher.ts";
 
-/** Name prefixes that tell a Worker what to serve. */
-export const WORKER_NAMES = { client: "lspgate client", watcher: "lspgate watcher" } as const;
-
-/** True when this code runs inside a Worker rather than as the main program. */
-export function inWorker(): boolean {
-  const scope = (globalThis as { WorkerGlobalScope?: new () => unknown }).WorkerGlobalScope;
-  return scope !== undefined && globalThis instanceof scope;
-}
+export { inWorker, WORKER_NAMES, workerUrl } from "./workers.ts";
 
 /** Starts the service this Worker was created for, loading only that service's modules. */
 export async function serveWorker(): Promise<void> {
@@ -30,20 +24,14 @@ export async function serveWorker(): Promise<void> {
   if (self.name.startsWith(WORKER_NAMES.watcher)) {
     const { serveWatchWorker } = await import("./servers/watch_worker.ts");
     serveWatchWorker();
+  } else if (self.name.startsWith(WORKER_NAMES.syntax)) {
+    const { serveSyntaxWorker } = await import("./syntax/pool_worker.ts");
+    serveSyntaxWorker();
   } else {
     const { serveClientWorker } = await import("./lsp/client_worker.ts");
     serveClientWorker();
   }
   for (const event of early) self.dispatchEvent(new MessageEvent("message", { data: event.data }));
-}
-
-/**
- * The module to start Workers from: this file when running from source, the bundle itself when
- * running as one bundled file (where every module shares the bundle's URL).
- */
-export function workerUrl(): URL {
-  const here = new URL(import.meta.url);
-  return here.pathname.endsWith("/worker_entry.ts") ? here : new URL(import.meta.url);
 }
 
 if (import.meta.main) {

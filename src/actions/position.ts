@@ -152,7 +152,7 @@ async function positionOfQuery(
 ): Promise<ResolvedPosition> {
   if (!doc.client.supports("textDocument/documentSymbol")) {
     // A server that cannot list symbols: the syntax tree says where the name is.
-    const found = await positionFromTree(doc.rel, doc.lines.text, query);
+    const found = await positionFromTree(doc.rel, doc.lines.text, query, context);
     if (found) {
       return {
         ...found,

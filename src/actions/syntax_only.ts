@@ -103,7 +103,7 @@ export async function syntaxOutline(
   input: { file: string; query?: string },
   error: unknown,
 ): Promise<ActionResult> {
-  const { rel, why, syntax } = await syntaxOf(context, input.file, error);
+  const { rel, why, syntax } = await syntaxOf(context, input.file, error, { outline: true });
   let symbols = syntax.symbols;
   if (input.query) {
     const q = input.query.toLowerCase();
@@ -162,7 +162,7 @@ export async function syntaxDiagnostics(
   error: unknown,
   text?: string,
 ): Promise<SyntaxFileDiagnostics> {
-  const { rel, why, syntax } = await syntaxOf(context, file, error, text);
+  const { rel, why, syntax } = await syntaxOf(context, file, error, { outline: false, text });
   const diagnostics: DiagnosticView[] = syntax.errors.map((e) => ({
     line: e.line,
     column: e.column,
@@ -230,16 +230,23 @@ export function withSyntax(action: ActionDef): ActionDef {
   };
 }
 
-/** Where `query` (a symbol name, or dotted) is, by the syntax tree of `text`. */
+/**
+ * Where `query` (a symbol name, or dotted) is, by the syntax tree of `text`; within `context`'s
+ * timeout and cancel signal when given (TIMEOUT, CANCELLED).
+ */
 export async function positionFromTree(
   file: string,
   text: string,
   query: string,
+  context?: Pick<ActionContext, "signal" | "timeoutMs">,
 ): Promise<{ line: number; column: number } | undefined> {
   const language = syntaxLanguageOf(file);
   if (!language) return undefined;
   try {
-    const found = findSymbol((await analyzeSyntax(language, text)).symbols, query);
+    const found = findSymbol(
+      (await analyzeSyntax(language, text, { ...runOptions(context), file })).symbols,
+      query,
+    );
     return found && { line: found.line, column: found.column };
   } catch (error) {
     if (error instanceof SyntaxUnavailable) return undefined;
@@ -297,7 +304,7 @@ async function positionNote(
   if (wanted === undefined) return undefined;
   try {
     const text = await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
-    const at = await positionOf(language, text, input);
+    const at = await positionOf(context, rel, language, text, input);
     if (!at) return { note: ` \`${wanted}\` is not in ${rel}'s syntax outline.` };
     return { note: ` \`${wanted}\` is at ${rel}:${at.line}:${at.column}.`, at };
   } catch {
@@ -307,6 +314,8 @@ async function positionNote(
 
 /** The position a request names (line + column, line + symbol, or query), from text and tree. */
 async function positionOf(
+  context: ActionContext,
+  rel: string,
   language: SyntaxLanguage,
   text: string,
   input: Record<string, unknown>,
@@ -320,7 +329,8 @@ async function positionOf(
     return column === undefined ? undefined : { line, column };
   }
   if (typeof input.query !== "string") return undefined;
-  const found = findSymbol((await analyzeSyntax(language, text)).symbols, input.query);
+  const syntax = await analyzeSyntax(language, text, { ...runOptions(context), file: rel });
+  const found = findSymbol(syntax.symbols, input.query);
   return found && { line: found.line, column: found.column };
 }
 
@@ -335,9 +345,13 @@ async function checkRename(context: ActionContext, input: Record<string, unknown
     const language = syntaxLanguageOf(path);
     if (!language) return;
     const text = await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
-    const at = await positionOf(language, text, input);
+    const rel = context.workspace.relative(path);
+    const at = await positionOf(context, rel, language, text, input);
     if (!at) return;
-    problem = await checkNewName(language, text, at, input.new_name);
+    problem = await checkNewName(language, text, at, input.new_name, {
+      ...runOptions(context),
+      file: rel,
+    });
   } catch {
     // Bad paths and positions are the action's to report; a parser that cannot run, no check.
     return;
@@ -351,7 +365,7 @@ async function syntaxOf(
   context: ActionContext,
   file: string,
   error: unknown,
-  proposed?: string,
+  { outline, text: proposed }: { outline: boolean; text?: string },
 ): Promise<{ rel: string; why: NoServer; syntax: FileSyntax }> {
   const path = await resolveFile(context, file).catch(() => {
     throw error;
@@ -365,11 +379,13 @@ async function syntaxOf(
   } catch {
     throw error;
   }
+  const rel = context.workspace.relative(path);
   try {
     return {
-      rel: context.workspace.relative(path),
+      rel,
       why,
-      syntax: await analyzeSyntax(language, text),
+      // A parse that runs out of time is TIMEOUT (from the pool), not "no server" again.
+      syntax: await analyzeSyntax(language, text, { ...runOptions(context), file: rel, outline }),
     };
   } catch (failure) {
     if (!(failure instanceof SyntaxUnavailable)) throw failure;
@@ -392,6 +408,13 @@ function syntaxNote(
     what === "outline" ? "this outline" : "only parse errors, which"
   } came from lspgate's ${languageName(language)} parser, because no language server could run: ` +
     `${reason}.${why.server ? ` ${why.server} would give ${full}.` : ""}`;
+}
+
+/** A syntax job's deadline and cancel signal: the request's. */
+function runOptions(
+  context?: Pick<ActionContext, "signal" | "timeoutMs">,
+): { timeoutMs?: number; signal?: AbortSignal } {
+  return context ? { timeoutMs: context.timeoutMs, signal: context.signal } : {};
 }
 
 function extensionOf(path: string): string {

@@ -1,6 +1,6 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
-import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
+import { WORKER_NAMES, workerUrl } from "../workers.ts";
 import type { ClientInfo, ClientOptions, RawDiagnostics } from "./client.ts";
 import type { OpenDocument } from "./documents.ts";
 import { supportsMethod } from "./methods.ts";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { WORKER_NAMES, workerUrl } from "../worker_entry.ts";
+import { WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FromWatcher, ToWatcher } from "./watch_protocol.ts";

@@ -1,5 +1,6 @@
 import type { Language, Parser, Query, Tree } from "web-tree-sitter";
 import type { SyntaxLanguage } from "./languages.ts";
+import type { SyntaxStage } from "./types.ts";
 
 /** The syntax parsers cannot run here (e.g. in the `deno bundle` artifact, which lacks them). */
 export class SyntaxUnavailable extends Error {
@@ -7,6 +8,15 @@ export class SyntaxUnavailable extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SyntaxUnavailable";
+  }
+}
+
+/** A parse or a walk of its tree ran past its deadline; `stage` says which part. */
+export class SyntaxTimeout extends Error {
+  /** `stage`: the part that ran out of time. */
+  constructor(readonly stage: SyntaxStage) {
+    super(`the ${stage} ran past its deadline`);
+    this.name = "SyntaxTimeout";
   }
 }
 
@@ -18,12 +28,16 @@ export const loadTimes: { runtime?: number; grammars: Partial<Record<SyntaxLangu
 type Runtime = typeof import("web-tree-sitter");
 
 let runtime: Promise<Runtime> | undefined;
+let memory: WebAssembly.Memory | undefined;
+
+/** A parse with no deadline given gives up after this long. */
+const DEFAULT_BUDGET_MS = 3_000;
 const languages = new Map<SyntaxLanguage, Promise<Language>>();
 const parsers = new Map<SyntaxLanguage, Parser>();
 const queries = new Map<string, Promise<Query>>();
 
-/** A parse gives up after this long: a pathological file must not hold the process. */
-const PARSE_BUDGET_MS = 3_000;
+/** The most WebAssembly memory the parsers may grow to; past it an allocation fails. */
+export const MAX_WASM_BYTES = 512 * 1024 * 1024;
 
 /**
  * The npm package file of each WebAssembly module: the runtime's own (`core`) and each grammar's.
@@ -107,6 +121,12 @@ function loadRuntime(): Promise<Runtime> {
     const treeSitter = await import("web-tree-sitter");
     const core = await wasmModule("core");
     await treeSitter.Parser.init({
+      // Linear memory never shrinks, and a pathological file grows it by hundreds of MiB: capped,
+      // a runaway parse fails an allocation instead of taking the machine's memory.
+      wasmMemory: memory = new WebAssembly.Memory({
+        initial: 512,
+        maximum: MAX_WASM_BYTES / 65536,
+      }),
       // The runtime's own module, instantiated from the compiled module instead of a file read.
       instantiateWasm(
         imports: WebAssembly.Imports,
@@ -138,11 +158,20 @@ export function grammar(language: SyntaxLanguage): Promise<Language> {
   return loading;
 }
 
+/** Bytes of WebAssembly memory the parsers hold now (0 before the runtime loads). */
+export function wasmBytes(): number {
+  return memory?.buffer.byteLength ?? 0;
+}
+
 /**
  * Parses `text` as `language`. The caller owns the tree and must `delete()` it. Undefined when
- * the parse ran past its time budget.
+ * the parse ran past `deadline` (a `performance.now()` time; default: a 3 s budget).
  */
-export async function parse(language: SyntaxLanguage, text: string): Promise<Tree | undefined> {
+export async function parse(
+  language: SyntaxLanguage,
+  text: string,
+  deadline = performance.now() + DEFAULT_BUDGET_MS,
+): Promise<Tree | undefined> {
   const loaded = await grammar(language);
   let parser = parsers.get(language);
   if (!parser) {
@@ -151,7 +180,6 @@ export async function parse(language: SyntaxLanguage, text: string): Promise<Tre
     parser.setLanguage(loaded);
     parsers.set(language, parser);
   }
-  const deadline = performance.now() + PARSE_BUDGET_MS;
   const tree = parser.parse(text, null, {
     // Returning true cancels the parse (the typings say void; the docs and the code say so).
     progressCallback: (() => performance.now() > deadline) as () => void,

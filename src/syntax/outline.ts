@@ -1,5 +1,6 @@
 import type { Node, Query, Tree } from "web-tree-sitter";
 import type { SyntaxLanguage } from "./languages.ts";
+import { SyntaxTimeout } from "./loader.ts";
 
 /**
  * A definition found in a syntax tree. Offsets are UTF-16 code units of the text (what
@@ -57,9 +58,21 @@ const MAX_NAME = 200;
  * `self.x` under the class, not the method). Variables of a function body are its locals and
  * left out; a function whose parent is a type (or that has a `@container`) is a method.
  */
-export function outline(tree: Tree, language: SyntaxLanguage, query: Query): SyntaxSymbol[] {
+export function outline(
+  tree: Tree,
+  language: SyntaxLanguage,
+  query: Query,
+  deadline = Infinity,
+): SyntaxSymbol[] {
   const found = new Map<string, Definition>();
-  for (const match of query.matches(tree.rootNode)) {
+  let late = false;
+  const matches = query.matches(tree.rootNode, {
+    // Returning true stops the query (typed void, as for parses). A deep nesting makes the
+    // matches take minutes: the caller's deadline stops them, and the outline is not given.
+    progressCallback: (() => late ||= performance.now() > deadline) as () => void,
+  });
+  if (late) throw new SyntaxTimeout("outline");
+  for (const match of matches) {
     const definition = toDefinition(match.patternIndex, match.captures, language);
     if (!definition) continue;
     // Several patterns can match one definition (`const` and any declaration); the first wins.

@@ -1,4 +1,5 @@
 import type { Node, Tree } from "web-tree-sitter";
+import { SyntaxTimeout } from "./loader.ts";
 
 /** A parse error: where (UTF-16 offsets of the text, end exclusive) and what. */
 export interface ParseError {
@@ -17,13 +18,17 @@ const MAX_SNIPPET = 40;
  * track; one that does not is reported from its first part that is not a whole, sound
  * definition (a function that parsed before the broken one is not the error).
  */
-export function parseErrors(tree: Tree): ParseError[] {
+export function parseErrors(tree: Tree, deadline = Infinity): ParseError[] {
   const errors: ParseError[] = [];
-  const visit = (node: Node) => {
-    if (errors.length >= MAX_ERRORS) return;
+  // A walk with its own stack, not recursion: a file of 1 MB of `[` nests a million deep.
+  const stack: Node[] = [tree.rootNode];
+  let steps = 0;
+  while (stack.length && errors.length < MAX_ERRORS) {
+    if (++steps % 1024 === 0 && performance.now() > deadline) throw new SyntaxTimeout("errors");
+    const node = stack.pop()!;
     if (node.isMissing) {
       errors.push({ start: node.startIndex, end: node.endIndex, message: missing(node) });
-      return;
+      continue;
     }
     const children = node.children.filter((child): child is Node => child !== null);
     if (node.isError && !children.some((child) => child.hasError || child.isMissing)) {
@@ -34,12 +39,12 @@ export function parseErrors(tree: Tree): ParseError[] {
         end: node.endIndex,
         message: unexpected(node, from.startIndex),
       });
-      return;
+      continue;
     }
-    if (!node.hasError) return;
-    for (const child of children) visit(child);
-  };
-  visit(tree.rootNode);
+    if (!node.hasError) continue;
+    // Reversed onto the stack, so children are visited in document order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
   return errors;
 }
 

@@ -1,5 +1,5 @@
 import type { Node, Tree } from "web-tree-sitter";
-import { parse } from "./loader.ts";
+import { parse, SyntaxTimeout } from "./loader.ts";
 import { isReserved } from "./keywords.ts";
 import type { SyntaxLanguage } from "./languages.ts";
 
@@ -19,15 +19,16 @@ export async function renameProblem(
   text: string,
   offset: number,
   newName: string,
+  deadline?: number,
 ): Promise<{ problem: string; line: string } | undefined> {
-  const before = await parse(language, text);
-  if (!before) return undefined;
+  const before = await parse(language, text, deadline);
+  if (!before) throw new SyntaxTimeout("parse");
   let start: number, end: number, type: string, errorsBefore: number;
   try {
     const node = nameAt(before, offset);
     if (!node) return undefined;
     ({ startIndex: start, endIndex: end, type } = node);
-    errorsBefore = countErrors(before);
+    errorsBefore = countErrors(before, deadline ?? Infinity);
   } finally {
     before.delete();
   }
@@ -37,8 +38,8 @@ export async function renameProblem(
   if (!/property_identifier$/.test(type) && isReserved(language, newName)) {
     return { problem: "is a reserved word", line };
   }
-  const after = await parse(language, changed);
-  if (!after) return undefined;
+  const after = await parse(language, changed, deadline);
+  if (!after) throw new SyntaxTimeout("parse");
   try {
     const node = after.rootNode.descendantForIndex(start, start + newName.length);
     if (!node || node.startIndex !== start || node.endIndex !== start + newName.length) {
@@ -48,7 +49,9 @@ export async function renameProblem(
       const read = node.isNamed ? article(node.type) : "a keyword";
       return { problem: `would be read as ${read}, not ${article(type)},`, line };
     }
-    if (countErrors(after) > errorsBefore) return { problem: "makes the file fail to parse", line };
+    if (countErrors(after, deadline ?? Infinity) > errorsBefore) {
+      return { problem: "makes the file fail to parse", line };
+    }
     return undefined;
   } finally {
     after.delete();
@@ -65,14 +68,17 @@ function nameAt(tree: Tree, offset: number): Node | undefined {
   return undefined;
 }
 
-function countErrors(tree: Tree): number {
-  if (!tree.rootNode.hasError) return 0;
+function countErrors(tree: Tree, deadline: number): number {
   let count = 0;
-  const visit = (node: Node) => {
+  // Its own stack, not recursion: a pathological file nests deeper than the call stack goes.
+  const stack: Node[] = [tree.rootNode];
+  let steps = 0;
+  while (stack.length) {
+    if (++steps % 1024 === 0 && performance.now() > deadline) throw new SyntaxTimeout("errors");
+    const node = stack.pop()!;
     if (node.isError || node.isMissing) count++;
-    if (node.hasError) { for (const child of node.children) if (child) visit(child); }
-  };
-  visit(tree.rootNode);
+    if (node.hasError) { for (const child of node.children) if (child) stack.push(child); }
+  }
   return count;
 }
 

@@ -5,7 +5,7 @@
 // rest, after N cheap requests (definition, hover, symbols, references; 8 in flight) and at rest
 // again. `deno task bench` measures the same thing among much else; this takes seconds.
 //
-//   deno run -A tests/bench/memory.ts [-n 1000] [--root DIR] [--entry dist/lspgate.js]
+//   deno run -A tests/bench/memory.ts [-n 1000] [--query] [--root DIR] [--entry dist/lspgate.js]
 //     [--v8-flags=FLAGS (default: src/v8_flags.ts; empty for none)] [--rounds 3] [--rest SECONDS]
 //     [--json]
 //   deno run -A tests/bench/memory.ts --worker-start [--rounds 20] [--entry dist/lspgate.js]
@@ -29,6 +29,8 @@ const args = parseArgs({
     "worker-start": { type: "boolean" },
     rest: { type: "string", default: "2" },
     json: { type: "boolean" },
+    // Positions by `query` (a symbol's name): each is resolved through the syntax tree first.
+    query: { type: "boolean" },
   },
 });
 
@@ -215,12 +217,19 @@ async function measureOnce(root: string, requests: number) {
     const latencyMs = latencies[150];
     // The slowest one in a hundred: where a collection on lspgate's main thread would show.
     const p99Ms = latencies[297];
-    const mix = [
-      { action: "definition", ...at },
-      { action: "hover", ...at },
-      { action: "symbols", file: "src/models.ts" },
-      { action: "references", ...at },
-    ];
+    const mix = args.values.query
+      ? [
+        { action: "definition", file: "src/cart.ts", query: "summary" },
+        { action: "hover", file: "src/models.ts", query: "Bundle" },
+        { action: "symbols", file: "src/models.ts" },
+        { action: "references", file: "src/format.ts", query: "formatPrice" },
+      ]
+      : [
+        { action: "definition", ...at },
+        { action: "hover", ...at },
+        { action: "symbols", file: "src/models.ts" },
+        { action: "references", ...at },
+      ];
     let next = 0;
     let failed = 0;
     const loadStarted = performance.now();
@@ -257,7 +266,7 @@ async function measureOnce(root: string, requests: number) {
 }
 
 async function workerStart(rounds: number) {
-  const { WORKER_NAMES, workerUrl } = await import("../../src/worker_entry.ts");
+  const { WORKER_NAMES, workerUrl } = await import("../../src/workers.ts");
   // A bundle is its own Workers' entry.
   const entry = args.values.entry;
   const url = entry === "mod.ts" ? workerUrl() : new URL(entry, `file://${Deno.cwd()}/`);

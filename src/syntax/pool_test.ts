@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { LspGateError } from "../errors.ts";
+import { SyntaxPool } from "./pool.ts";
+
+const DEEP = "class A " + "{".repeat(60_000);
+const deep = { kind: "analyze" as const, language: "java" as const, text: DEEP };
+const small = { kind: "analyze" as const, language: "java" as const, text: "class B {}" };
+
+/** The LspGateError `work` fails with. */
+async function failure(work: Promise<unknown>): Promise<LspGateError> {
+  try {
+    await work;
+  } catch (error) {
+    assert.ok(error instanceof LspGateError, String(error));
+    return error;
+  }
+  assert.fail("expected a failure");
+}
+
+Deno.test("SyntaxPool: a job past its deadline is TIMEOUT saying how far it got; the next job answers", async () => {
+  const pool = new SyntaxPool();
+  try {
+    // Warm, so the deadline falls in the outline, not in the grammar's load.
+    await pool.run(small, { timeoutMs: 30_000 });
+    const started = performance.now();
+    const error = await failure(pool.run(deep, { timeoutMs: 1000, file: "deep.java" }));
+    assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+    assert.equal(error.code, "TIMEOUT");
+    assert.match(error.message, /^deep\.java's Java syntax was not ready within 1000 ms: /);
+    assert.equal(error.data?.stage, "outline", error.message);
+    const answer = await pool.run(small, { timeoutMs: 30_000 });
+    assert.deepEqual((answer as { symbols: { name: string }[] }).symbols.map((s) => s.name), ["B"]);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("SyntaxPool: a cancel answers CANCELLED at once and ends the busy Worker", async () => {
+  const pool = new SyntaxPool();
+  try {
+    await pool.run(small, { timeoutMs: 30_000 });
+    const controller = new AbortController();
+    const running = pool.run(deep, { timeoutMs: 30_000, signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = performance.now();
+    controller.abort();
+    assert.equal((await failure(running)).code, "CANCELLED");
+    assert.ok(performance.now() - started < 100);
+    assert.equal(pool.workers, 0);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("SyntaxPool: a quick job does not wait behind a slow one (a second Worker)", async () => {
+  const pool = new SyntaxPool();
+  try {
+    await pool.run(small, { timeoutMs: 30_000 });
+    const slow = pool.run(deep, { timeoutMs: 3000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    await pool.run(small, { timeoutMs: 30_000 });
+    // A fresh Worker loads the runtime and the grammar: well under the slow job's 3 s.
+    assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+    assert.equal(pool.workers, 2);
+    assert.equal((await failure(slow)).code, "TIMEOUT");
+  } finally {
+    pool.close();
+  }
+});
