@@ -146,12 +146,28 @@ export class SyntaxPool {
   }
 
   #start(): Slot {
-    // The parsers need no permission at all: the text comes in a message, the grammars are
-    // WebAssembly modules compiled from Deno's npm cache (no file read).
-    const worker = new Worker(syntaxWorkerUrl(), {
+    // The parsers need no permission but one: the text comes in a message, the grammars are
+    // WebAssembly modules compiled from Deno's npm cache (no file read) or, for the bundle, read
+    // from the parsers shipped beside it (that folder alone).
+    const url = syntaxWorkerUrl();
+    const shipped = url.pathname.endsWith(".ts") ? undefined : new URL("./parsers/", url);
+    const worker = new Worker(url, {
       type: "module",
       name: WORKER_NAMES.syntax,
-      deno: { permissions: "none" },
+      deno: {
+        permissions: shipped
+          ? {
+            read: [shipped],
+            write: false,
+            net: false,
+            env: false,
+            run: false,
+            ffi: false,
+            sys: false,
+            import: false,
+          }
+          : "none",
+      },
     } as WorkerOptions);
     const slot: Slot = { worker };
     worker.onmessage = (event: MessageEvent<FromSyntaxWorker>) => this.#heard(slot, event.data);
