@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { ensureAgentCli } from "../tools.ts";
+import { until } from "../helpers/daemon.ts";
 import type { Block } from "./extract.ts";
 import {
   CHECKOUT,
@@ -30,22 +31,40 @@ function blockJson(block: Block): Record<string, unknown> {
 
 const plain = (text: string) => stripVTControlCharacters(text);
 
-/** A Claude Code hook payload for the reader's project. */
-function payload(scene: Scene, event: "PostToolUse" | "Stop"): string {
+type HookEvent = "SessionStart" | "PostToolUse" | "Stop";
+
+/** A Claude Code hook payload for the reader's project (a PostToolUse of `tool` on main.ts). */
+function payload(scene: Scene, event: HookEvent, tool: "Edit" | "Read" = "Edit"): string {
   const common = {
     session_id: "docs-test-session",
     transcript_path: join(scene.reader.home, "transcript.jsonl"),
     cwd: scene.ws.root,
     hook_event_name: event,
   };
+  const file_path = scene.ws.path("src/main.ts");
   return JSON.stringify(
-    event === "Stop" ? { ...common, stop_hook_active: false } : {
-      ...common,
-      tool_name: "Edit",
-      tool_input: { file_path: scene.ws.path("src/main.ts"), old_string: "", new_string: "" },
-      tool_response: { success: true },
-    },
+    event === "Stop"
+      ? { ...common, stop_hook_active: false }
+      : event === "SessionStart"
+      ? { ...common, source: "startup" }
+      : tool === "Read"
+      ? { ...common, tool_name: "Read", tool_input: { file_path }, tool_response: {} }
+      : {
+        ...common,
+        tool_name: "Edit",
+        tool_input: { file_path, old_string: "", new_string: "" },
+        tool_response: { success: true },
+      },
   );
+}
+
+/** One of the hook configuration's commands, run by bash with Claude Code's environment. */
+function runHook(scene: Scene, stdin: string) {
+  return scene.reader.sh(scene.filled, {
+    cwd: scene.ws.root,
+    stdin,
+    env: { CLAUDE_PROJECT_DIR: scene.ws.root },
+  });
 }
 
 const BROKEN = 'const broken: number = "not a number";\n';
@@ -105,30 +124,41 @@ export const AGENT_RULES: Rule[] = [
   },
   // The hook configuration: its commands, given Claude Code's payloads.
   {
-    pattern: /^(lspgate|deno run .* mod\.ts) hook --root "\$CLAUDE_PROJECT_DIR"$/,
+    pattern: /^lspgate hook --event session-start --root "\$CLAUDE_PROJECT_DIR"$/,
+    async run(scene, command) {
+      await installLspgate(scene);
+      assertHookConfig(command.block, "SessionStart");
+      const ran = await runHook(scene, payload(scene, "SessionStart"));
+      // It prints nothing, and the project's server is running in the daemon afterwards.
+      assert.deepEqual(ran, { code: 0, stdout: "", stderr: "" });
+      await until(async () => {
+        const status = await scene.reader.sh("lspgate daemon status", { cwd: scene.ws.root });
+        assert.equal(status.code, 0, status.stderr);
+        const { servers } = JSON.parse(status.stdout) as { servers: { state: string }[] };
+        return servers.some((server) => server.state === "running");
+      }, "the session's start has the project's server running in the daemon");
+    },
+  },
+  {
+    pattern: /^lspgate hook --root "\$CLAUDE_PROJECT_DIR"$/,
     async run(scene, command) {
       await installLspgate(scene);
       assertHookConfig(command.block, "PostToolUse");
+      // Claude Code's Read before its Edit: the same command opens the file, and says nothing.
+      const read = await runHook(scene, payload(scene, "PostToolUse", "Read"));
+      assert.deepEqual(read, { code: 0, stdout: "", stderr: "" });
       await scene.ws.write("src/main.ts", (await scene.ws.read("src/main.ts")) + BROKEN);
-      const ran = await scene.reader.sh(scene.filled, {
-        cwd: scene.ws.root,
-        stdin: payload(scene, "PostToolUse"),
-        env: { CLAUDE_PROJECT_DIR: scene.ws.root },
-      });
+      const ran = await runHook(scene, payload(scene, "PostToolUse"));
       assert.equal(ran.code, 2, `exit ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
       assert.match(ran.stderr, /src\/main\.ts/);
       assert.match(ran.stderr, /not assignable to type 'number'/);
     },
   },
   {
-    pattern: /^(lspgate|deno run .* mod\.ts) hook --event stop --root "\$CLAUDE_PROJECT_DIR"$/,
+    pattern: /^lspgate hook --event stop --root "\$CLAUDE_PROJECT_DIR"$/,
     async run(scene, command) {
       assertHookConfig(command.block, "Stop");
-      const ran = await scene.reader.sh(scene.filled, {
-        cwd: scene.ws.root,
-        stdin: payload(scene, "Stop"),
-        env: { CLAUDE_PROJECT_DIR: scene.ws.root },
-      });
+      const ran = await runHook(scene, payload(scene, "Stop"));
       assert.match(ran.stdout + ran.stderr, /src\/main\.ts/, `exit ${ran.code}\n${ran.stderr}`);
       assert.match(ran.stdout + ran.stderr, /not assignable to type 'number'/);
     },
@@ -213,7 +243,7 @@ export const AGENT_RULES: Rule[] = [
 ];
 
 /** The hook's command sits where Claude Code looks for it: `hooks.<event>[].hooks[].command`. */
-function assertHookConfig(block: Block, event: "PostToolUse" | "Stop"): void {
+function assertHookConfig(block: Block, event: HookEvent): void {
   const hooks = (blockJson(block).hooks ?? {}) as Record<
     string,
     { matcher?: string; hooks: { type: string; command: string }[] }[]
@@ -222,6 +252,8 @@ function assertHookConfig(block: Block, event: "PostToolUse" | "Stop"): void {
   assert.ok(entries?.length, `the hook configuration has no ${event}`);
   assert.ok(entries.every((e) => e.hooks.every((h) => h.type === "command")));
   if (event === "PostToolUse") {
-    assert.ok(entries.some((e) => /Edit/.test(e.matcher ?? "") && /Write/.test(e.matcher ?? "")));
+    const matches = (tool: string) =>
+      entries.some((e) => (e.matcher ?? "").split("|").includes(tool));
+    assert.ok(["Edit", "MultiEdit", "Write", "Read"].every(matches), JSON.stringify(entries));
   }
 }

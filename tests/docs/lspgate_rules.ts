@@ -121,6 +121,14 @@ export const LSPGATE_RULES: Rule[] = [
         }),
         "--allow-write=/run/user/7/lspgate,/tmp/lspgate-me",
       );
+      // Unset, a variable is empty, as deno task and lspgate's own runtime folder name take it.
+      assert.equal(
+        bin.expand(
+          "--allow-net=unix:$XDG_RUNTIME_DIR/lspgate/daemon.sock,unix:/tmp/lspgate-$USER/x",
+          {},
+        ),
+        "--allow-net=unix:/lspgate/daemon.sock,unix:/tmp/lspgate-/x",
+      );
       const { tasks } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
       const start = (tasks.start as string).split(" ");
       const env = scene.reader.env();

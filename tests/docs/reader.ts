@@ -12,6 +12,13 @@ import { type DocCommand, documentedCommands } from "./extract.ts";
 /** The checkout, without its trailing slash, for `/path/to/lspgate`. */
 export const CHECKOUT = REPO_ROOT.replace(/\/$/, "");
 
+/** deno.json's start task, and its `deno run` flags (the grant every front end runs under). */
+export async function startTask(): Promise<{ text: string; grant: string[] }> {
+  const { tasks } = JSON.parse(await Deno.readTextFile(join(CHECKOUT, "deno.json")));
+  const words = (tasks.start as string).split(" ");
+  return { text: tasks.start, grant: words.slice(2, words.indexOf("mod.ts")) };
+}
+
 /** What a command printed and how it ended. */
 export interface Ran {
   code: number;

@@ -19,6 +19,7 @@ import {
   RENAME,
   type Rule,
   type Scene,
+  startTask,
   succeeds,
 } from "./reader.ts";
 import { AGENT_RULES } from "./agent_rules.ts";
@@ -87,10 +88,34 @@ const RULES: Rule[] = [
     /deno run .*--allow-read=\S*/,
     "checkout",
   ),
+  // "`deno task start` is": the task's own line, run from the checkout (its default root).
+  {
+    pattern: /^deno run (\S+ )+mod\.ts$/,
+    async run(scene) {
+      assert.equal(scene.filled, (await startTask()).text, "the README's line is the start task");
+      const answers = await scene.reader.jsonLines(scene.filled, CHECKOUT, [
+        { id: 1, action: "status" },
+      ]);
+      const status = ok(answers.get(1));
+      assert.equal(status.root, CHECKOUT);
+      // The grant's write on the runtime folder is what makes change tracking exact.
+      assert.equal(status.changeTracking, "exact", JSON.stringify(status));
+    },
+  },
+  // permissions.md, Wall 3: the start task's grant runs a sub-agent, nothing asked.
+  {
+    pattern: /^deno run (\S+ )+mod\.ts --role subagent < \/dev\/null$/,
+    async run(scene) {
+      const words = scene.filled.split(" ");
+      assert.deepEqual(words.slice(2, words.indexOf("mod.ts")), (await startTask()).grant);
+      const ran = await scene.reader.sh(scene.filled, { cwd: CHECKOUT });
+      assert.deepEqual(ran, { code: 0, stdout: "", stderr: "" });
+    },
+  },
   // permissions.md: print the flags, then run with exactly those.
   {
     pattern:
-      /^deno run --allow-read --allow-env mod\.ts permissions --root \/work\/project --role subagent$/,
+      /^deno run --allow-read --allow-env --allow-run mod\.ts permissions --root \/work\/project --role subagent$/,
     async run(scene) {
       const ran = await scene.reader.sh(scene.filled, { cwd: CHECKOUT });
       assert.equal(ran.code, 0, ran.stderr);
@@ -101,13 +126,22 @@ const RULES: Rule[] = [
   },
   {
     pattern:
-      /^deno run --allow-read=\/work\/project,\/usr,… --allow-run=\S+ --allow-env=\S+ mod\.ts --root \/work\/project --role subagent --sandbox bwrap$/,
+      /^deno run --allow-read=\/work\/project,\/usr,… --allow-run=\S+ --allow-write=\S+ --allow-net=\S+ --allow-env=\S+ mod\.ts --root \/work\/project --role subagent --sandbox bwrap$/,
     async run(scene) {
       // The documented line elides what step 1 printed ("…"): run what it printed, as said.
       const printed = scene.notes.get("printed") as string;
       assert.match(printed, new RegExp(`--allow-read=\\S*${scene.ws.root}`));
       assert.match(printed, /--allow-run=\S*bwrap/);
-      assert.ok(!/ -A | --allow-all | --allow-write/.test(printed), printed);
+      assert.ok(!/ -A | --allow-all /.test(printed), printed);
+      // Write on the runtime folder alone, net for the daemon's socket alone.
+      const runtime = join(scene.reader.runtime, "lspgate");
+      const words = printed.split(" ");
+      assert.deepEqual(words.filter((w) => w.startsWith("--allow-write")), [
+        `--allow-write=${runtime}`,
+      ]);
+      assert.deepEqual(words.filter((w) => w.startsWith("--allow-net")), [
+        `--allow-net=unix:${runtime}/daemon.sock`,
+      ]);
       const answers = await scene.reader.jsonLines(
         `${printed} --sandbox bwrap`,
         CHECKOUT,

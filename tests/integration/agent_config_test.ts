@@ -4,30 +4,29 @@
 // then answers; a workspace's own .lsp.json is never read. lspgate runs as `deno task start` runs
 // it (the start task's grant, not -A).
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../helpers/program.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
 type Answer = { id: number; ok: boolean; details: Record<string, unknown>; error?: unknown };
 
-/** `deno task start`'s `deno run` flags, from deno.json. */
-async function startFlags(): Promise<string[]> {
-  const { tasks } = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
-  const words = (tasks.start as string).split(" ");
-  assert.deepEqual(words.slice(0, 2), ["deno", "run"]);
-  return words.slice(2, words.indexOf("mod.ts"));
-}
-
-/** lspgate with the start task's grant and `args`, asked `requests`; its answers by id. */
+/** lspgate as `deno task start` runs it (the task's line, its variables expanded by the shell). */
 async function ask(
   args: string[],
   requests: Record<string, unknown>[],
   env: Record<string, string> = {},
 ): Promise<Map<number, Answer>> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...await startFlags(), "mod.ts", "--sandbox", "none", ...args],
+  const { tasks } = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  assert.match(tasks.start, /^deno run .* mod\.ts$/);
+  const child = new Deno.Command("sh", {
+    args: ["-c", `exec ${tasks.start} "$@"`, "sh", "--sandbox", "none", ...args],
     cwd: REPO_ROOT,
-    env: { NO_COLOR: "1", LSPGATE_NO_DAEMON: "1", ...env },
+    env: {
+      NO_COLOR: "1",
+      LSPGATE_NO_DAEMON: "1",
+      PATH: `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? ""}`,
+      ...env,
+    },
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",

@@ -4,7 +4,7 @@
 // the daemon's socket) they reach the warm daemon, the hook reports what an agent must hear, and a
 // client whose daemon went away recovers. Real deno lsp on the deno fixture.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../helpers/program.ts";
 import { type RunOutput, until } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
@@ -14,10 +14,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
-const MOD = join(REPO_ROOT, "mod.ts");
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-/** The command of the README's Claude Code settings for `event`, pointed at this checkout. */
+/** The command of the README's Claude Code settings for `event`, as written. */
 async function readmeHook(event: "SessionStart" | "PostToolUse" | "Stop"): Promise<string> {
   const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
   const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1])
@@ -27,9 +26,17 @@ async function readmeHook(event: "SessionStart" | "PostToolUse" | "Stop"): Promi
     hooks: Record<string, { hooks: { command: string }[] }[]>;
   };
   const command = settings.hooks[event][0].hooks[0].command;
-  assert.ok(command.includes("/path/to/lspgate/mod.ts"), command);
-  assert.ok(!/ -A | --allow-all/.test(command), command);
-  return command.replace("/path/to/lspgate/mod.ts", MOD);
+  assert.match(command, /^lspgate hook /);
+  return command;
+}
+
+/** The README's `deno install -g` line, pointed at this checkout. */
+async function readmeInstall(): Promise<string> {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  const install = readme.split("\n").find((line) => line.startsWith("deno install -g "));
+  assert.ok(install, "the README gives a `deno install -g` line");
+  assert.ok(!/ -A | --allow-all /.test(install), install);
+  return install.replaceAll("/path/to/lspgate", REPO_ROOT.replace(/\/$/, ""));
 }
 
 /** A fixture copy, a private runtime folder, and lspgate run as the README and deno.json say. */
@@ -37,8 +44,18 @@ async function readmeWorkspace() {
   const ws = await TempWorkspace.copy("deno");
   const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rg_" }));
   await Deno.chmod(runtime, 0o700);
+  // `lspgate` as the README installs it, into a folder of its own (DENO_INSTALL_ROOT: the user's
+  // ~/.deno stays untouched); the shell expands this runtime folder into its grant as it installs.
+  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rg_bin_" }));
+  const path = `${join(home, "bin")}:${dirname(Deno.execPath())}:${Deno.env.get("PATH")}`;
   // The suite turns the daemon off for other tests; as a user runs it, it is on.
-  const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0", NO_COLOR: "1" };
+  const env = {
+    XDG_RUNTIME_DIR: runtime,
+    LSPGATE_NO_DAEMON: "0",
+    NO_COLOR: "1",
+    DENO_INSTALL_ROOT: home,
+    PATH: path,
+  };
   const spawn = async (args: string[], stdin?: string, cwd = REPO_ROOT): Promise<RunOutput> => {
     const child = new Deno.Command(args[0], {
       args: args.slice(1),
@@ -56,6 +73,8 @@ async function readmeWorkspace() {
     const out = await child.output();
     return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
   };
+  const installed = await spawn(["bash", "-c", await readmeInstall()], undefined, home);
+  assert.equal(installed.code, 0, installed.stderr);
   /** One of the README's hook commands, run by sh with Claude Code's environment. */
   const hook = async (
     event: "SessionStart" | "PostToolUse" | "Stop",
@@ -83,6 +102,7 @@ async function readmeWorkspace() {
     await task(["daemon", "stop"]);
     await ws.remove();
     await Deno.remove(runtime, { recursive: true });
+    await Deno.remove(home, { recursive: true });
   };
   return { ws, runtime, env, hook, task, status, cleanup };
 }

@@ -6,15 +6,18 @@
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `$NAME` and `${NAME}` in a flag, from `env` (USER falls back to the OS's user name). */
+/**
+ * `$NAME` and `${NAME}` in a flag, from `env`, as deno task expands them: an unset variable is
+ * empty, as it is when lspgate names its runtime folder from the same variables (a fallback here,
+ * such as the OS's user name for USER, would grant a folder lspgate never uses).
+ */
 export function expand(flag, env = process.env) {
   return flag.replace(
-    /\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g,
-    (_, name) => env[name] ?? (name === "USER" ? userInfo().username : ""),
+    /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (_, braced, bare) => env[braced ?? bare] ?? "",
   );
 }
 
