@@ -12,27 +12,83 @@ export async function pathExists(path: string): Promise<boolean> {
 
 /**
  * The private folder of this user's lspgate runtime files (the daemon's socket, the hook's turn
- * state, watcher barriers): `$XDG_RUNTIME_DIR/lspgate`, else `/tmp/lspgate-$USER`. Not created
- * here (see ensureRuntimeFolder in runtime_folder.ts).
+ * state, watcher barriers): `$XDG_RUNTIME_DIR/lspgate`, else `$TMPDIR/lspgate-$USER`, else
+ * `/tmp/lspgate-$USER` — the first that is a folder this process can write in, or that it can make
+ * (mode 0700): inside an agent's own sandbox (sandbox-runtime, a container) `$XDG_RUNTIME_DIR`
+ * and `/tmp` may be read-only while `$TMPDIR` is the one writable place. Remembered per
+ * environment; its checks are ensureRuntimeFolder's (runtime_folder.ts).
  *
- * Rationale: it is named from the environment alone, the way a shell or `deno task` expands it,
- * so the grant can be written before lspgate starts — `--allow-write=$XDG_RUNTIME_DIR/lspgate,
- * /tmp/lspgate-$USER` — and no user id is needed (that would take `--allow-sys`).
+ * Rationale: every candidate is named from the environment alone, the way a shell or `deno task`
+ * expands it, so the grant can be written before lspgate starts (RUNTIME_GRANT) and no user id is
+ * needed (that would take `--allow-sys`).
  */
 export function runtimeFolderPath(): string {
-  const runtime = env("XDG_RUNTIME_DIR");
-  return runtime ? join(runtime, "lspgate") : `/tmp/lspgate-${env("USER") ?? ""}`;
+  const user = env("USER") ?? "";
+  const candidates = [
+    ...new Set([
+      ...optional(env("XDG_RUNTIME_DIR"), (dir) => join(dir, "lspgate")),
+      ...optional(env("TMPDIR"), (dir) => join(dir, `lspgate-${user}`)),
+      `/tmp/lspgate-${user}`,
+    ]),
+  ];
+  const key = candidates.join("\0");
+  let chosen = chosenFolders.get(key);
+  if (chosen === undefined) {
+    // In order: a candidate is taken when it is a folder this process can write in, or can be
+    // made (a process that may write none, e.g. without a write grant, takes the first that is).
+    chosen = candidates.find((c) => isFolder(c) ? canWriteIn(c) : canMake(c)) ??
+      candidates.find(isFolder) ?? candidates[0];
+    chosenFolders.set(key, chosen);
+  }
+  return chosen;
+}
+
+const chosenFolders = new Map<string, string>();
+
+function optional(value: string | undefined, make: (value: string) => string): string[] {
+  return value ? [make(value)] : [];
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a file can be made in the folder `path` (a sandbox may show it read-only). */
+function canWriteIn(path: string): boolean {
+  const probe = join(path, `.probe-${crypto.randomUUID()}`);
+  try {
+    Deno.openSync(probe, { createNew: true, write: true, mode: 0o600 }).close();
+    Deno.removeSync(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function canMake(path: string): boolean {
+  try {
+    Deno.mkdirSync(path, { mode: 0o700 });
+    return true;
+  } catch (error) {
+    return error instanceof Deno.errors.AlreadyExists;
+  }
 }
 
 /**
  * The grant for the runtime folder as a shell or `deno task` writes it, before lspgate starts:
  * write on the folder and net for the daemon's one socket (Deno's exact-path scope for a Unix
- * socket). Both names are given, the one in force being the first whose variable is set; the
- * other is never used. Every printed command line and deno.json's start tasks carry these.
+ * socket). Every candidate name is given; the ones not in force are never used (an unset variable
+ * names a path such as `/lspgate` that lspgate never touches). Every printed command line and
+ * deno.json's start tasks carry these.
  */
 export const RUNTIME_GRANT: readonly string[] = [
-  "--allow-write=$XDG_RUNTIME_DIR/lspgate,/tmp/lspgate-$USER",
-  "--allow-net=unix:$XDG_RUNTIME_DIR/lspgate/daemon.sock,unix:/tmp/lspgate-$USER/daemon.sock",
+  "--allow-write=$XDG_RUNTIME_DIR/lspgate,$TMPDIR/lspgate-$USER,/tmp/lspgate-$USER",
+  "--allow-net=unix:$XDG_RUNTIME_DIR/lspgate/daemon.sock,unix:$TMPDIR/lspgate-$USER/daemon.sock," +
+  "unix:/tmp/lspgate-$USER/daemon.sock",
 ];
 
 /** The daemon's one socket in the runtime folder: fixed, so `--allow-net=unix:…` can name it. */

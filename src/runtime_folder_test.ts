@@ -45,10 +45,48 @@ Deno.test("runtimeFolderPath() is $XDG_RUNTIME_DIR/lspgate, else /tmp/lspgate-$U
     assert.ok(write.split("=")[1].split(",").includes(runtimeFolderPath()), write);
     assert.ok(net.split("=")[1].split(",").includes(`unix:${daemonSocketPath()}`), net);
   });
-  await withRuntime(() => {
-    assert.equal(runtimeFolderPath(), "/tmp/lspgate-ada");
-    return Promise.resolve();
-  }, { xdg: false, user: "ada" });
+  const tmpdir = Deno.env.get("TMPDIR");
+  Deno.env.delete("TMPDIR");
+  try {
+    await withRuntime(() => {
+      assert.equal(runtimeFolderPath(), "/tmp/lspgate-ada");
+      return Promise.resolve();
+    }, { xdg: false, user: "ada" });
+  } finally {
+    await Deno.remove("/tmp/lspgate-ada").catch(() => {});
+    if (tmpdir !== undefined) Deno.env.set("TMPDIR", tmpdir);
+  }
+});
+
+Deno.test("runtimeFolderPath() is $TMPDIR/lspgate-$USER where $XDG_RUNTIME_DIR cannot hold it (an agent's sandbox), and the grant names it", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_tmpdir_" }));
+  const before = { tmp: Deno.env.get("TMPDIR"), xdg: Deno.env.get("XDG_RUNTIME_DIR") };
+  const xdg = "/nonexistent-run-for-lspgate-test";
+  Deno.env.set("TMPDIR", tmp);
+  Deno.env.set("XDG_RUNTIME_DIR", xdg);
+  try {
+    await withRuntime(async () => {
+      // withRuntime set its own XDG_RUNTIME_DIR: one no folder can be made in stands for a
+      // read-only one.
+      Deno.env.set("XDG_RUNTIME_DIR", xdg);
+      assert.equal(runtimeFolderPath(), join(tmp, "lspgate-ada"));
+      assert.ok((await Deno.stat(join(tmp, "lspgate-ada"))).isDirectory);
+      const expanded = await new Deno.Command("sh", {
+        args: ["-c", `printf '%s\\n' ${RUNTIME_GRANT.join(" ")}`],
+        env: { XDG_RUNTIME_DIR: xdg, TMPDIR: tmp, USER: "ada" },
+        stdout: "piped",
+      }).output();
+      const [write, net] = new TextDecoder().decode(expanded.stdout).trim().split("\n");
+      assert.ok(write.split("=")[1].split(",").includes(runtimeFolderPath()), write);
+      assert.ok(net.split("=")[1].split(",").includes(`unix:${daemonSocketPath()}`), net);
+    }, { xdg: false, user: "ada" });
+  } finally {
+    for (const [name, value] of [["TMPDIR", before.tmp], ["XDG_RUNTIME_DIR", before.xdg]]) {
+      if (value === undefined) Deno.env.delete(name!);
+      else Deno.env.set(name!, value);
+    }
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
 
 Deno.test("deno.json's start tasks carry the runtime folder's grant, and nothing asks for --allow-sys", async () => {

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
+import { RUNTIME_GRANT } from "../../src/fs.ts";
 import { locate } from "../helpers/locate.ts";
 import { ensureSandboxRuntime } from "../tools.ts";
 import { LSPGATE_DIR } from "./fixture.ts";
@@ -70,6 +71,8 @@ async function runLspgate(
     "--allow-read",
     "--allow-env",
     "--allow-run",
+    // The start task's runtime-folder grant, expanded as the shell would for this environment.
+    ...expandGrant({ ...Deno.env.toObject(), ...options.env }),
     MOD,
     "--root",
     repo.root,
@@ -202,6 +205,11 @@ for (const c of cases) {
   });
 }
 
+/** RUNTIME_GRANT with `$NAME` expanded from `vars` (unset: empty), as `sh` and `deno task` do. */
+function expandGrant(vars: Record<string, string>): string[] {
+  return RUNTIME_GRANT.map((flag) => flag.replace(/\$(\w+)/g, (_, name) => vars[name] ?? ""));
+}
+
 /** srt's settings: no network, reads everywhere (its default), writes only to `writable`. */
 async function srtPrefix(
   repo: HostileRepo,
@@ -221,7 +229,7 @@ async function srtPrefix(
   );
   return {
     prefix: [srt, "--settings", settings],
-    env: { CLAUDE_CODE_TMPDIR: tmp, XDG_RUNTIME_DIR: "" },
+    env: { CLAUDE_CODE_TMPDIR: tmp, TMPDIR: tmp, XDG_RUNTIME_DIR: "" },
   };
 }
 
@@ -239,6 +247,8 @@ for (const c of cases) {
       // The scratch folders went with their servers.
       const scratch = [];
       for await (const entry of Deno.readDir(join(repo.base, "agent-tmp"))) {
+        // srt keeps its own sockets there too.
+        if (!entry.isDirectory) continue;
         for await (const inner of Deno.readDir(join(repo.base, "agent-tmp", entry.name))) {
           if (inner.name !== "sandbox") continue;
           for await (
