@@ -35,9 +35,12 @@ export function runtimeFolderPath(): string {
   let chosen = chosenFolders.get(key);
   if (chosen === undefined) {
     // In order: a candidate is taken when it is a folder this process can write in, or can be
-    // made (a process that may write none, e.g. without a write grant, takes the first that is).
-    chosen = candidates.find((c) => isFolder(c) ? canWriteIn(c) : canMake(c)) ??
-      candidates.find(isFolder) ?? candidates[0];
+    // made.
+    // A process that may not write there (e.g. `lspgate permissions`, printing a grant) names the
+    // folder by the environment alone: the first candidate.
+    chosen = mayWrite(candidates[0])
+      ? candidates.find((c) => isFolder(c) ? canWriteIn(c) : canMake(c)) ?? candidates[0]
+      : candidates[0];
     chosenFolders.set(key, chosen);
   }
   return chosen;
@@ -47,6 +50,14 @@ const chosenFolders = new Map<string, string>();
 
 function optional(value: string | undefined, make: (value: string) => string): string[] {
   return value ? [make(value)] : [];
+}
+
+function mayWrite(path: string): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "write", path }).state === "granted";
+  } catch {
+    return false;
+  }
 }
 
 function isFolder(path: string): boolean {
