@@ -3,18 +3,23 @@
  * ElixirLS evaluates mix.exs and compiles the project, ruby-lsp runs Bundler on the Gemfile (Ruby),
  * kotlin-language-server runs Gradle build scripts, zls runs build.zig, sourcekit-lsp evaluates
  * Package.swift, haskell-language-server builds through cabal or stack (custom Setup.hs, Template
- * Haskell), C# servers evaluate MSBuild projects (tasks, analyzers, source generators). For a root
+ * Haskell), C# servers evaluate MSBuild projects (tasks, analyzers, source generators),
+ * lua-language-server runs a `.luarc.json`'s `runtime.plugin` (Lua), terraform-ls runs the provider
+ * binaries under `.terraform` (`terraform providers schema`). For a root
  * the user has not trusted they do not start where such a file is, and the error says why.
  *
  * @module
  */
 
+import { join } from "node:path";
 import type { Adapter } from "./adapter.ts";
 import { LspGateError } from "../errors.ts";
 
 /** The build files (names, or a pattern for names) whose presence makes `adapter` run code. */
 export interface ProjectCode {
   files: RegExp;
+  /** Only a file whose text matches this counts (a config that may, or may not, name code). */
+  naming?: RegExp;
   /** What the server does with them, for the message ("evaluates mix.exs and compiles"). */
   what: string;
 }
@@ -24,7 +29,7 @@ export function refusingProjectCode(adapter: Adapter, code: ProjectCode): Adapte
   return {
     ...adapter,
     async resolve(context) {
-      const found = context.trusted ? [] : await buildFiles(context.root, code.files);
+      const found = context.trusted ? [] : await buildFiles(context.root, code);
       if (found.length) {
         throw new LspGateError(
           "SERVER_START_FAILED",
@@ -39,14 +44,27 @@ export function refusingProjectCode(adapter: Adapter, code: ProjectCode): Adapte
   };
 }
 
-async function buildFiles(root: string, pattern: RegExp): Promise<string[]> {
+async function buildFiles(root: string, code: ProjectCode): Promise<string[]> {
   const found: string[] = [];
   try {
     for await (const entry of Deno.readDir(root)) {
-      if (pattern.test(entry.name)) found.push(entry.name);
+      if (!code.files.test(entry.name)) continue;
+      if (code.naming && !(await names(join(root, entry.name), code.naming))) continue;
+      found.push(entry.name);
     }
   } catch {
     // No such folder: nothing there to run.
   }
   return found.sort();
+}
+
+/** Whether the file at `path` (a small config; unreadable counts as naming code) matches. */
+async function names(path: string, pattern: RegExp): Promise<boolean> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > 1_000_000) return true;
+    return pattern.test(await Deno.readTextFile(path));
+  } catch {
+    return true;
+  }
 }

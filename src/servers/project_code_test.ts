@@ -12,13 +12,15 @@ const CASES: [string, string][] = [
   ["sourcekit", "Package.swift"],
   ["haskell", "demo.cabal"],
   ["csharp", "Demo.csproj"],
+  ["terraform", ".terraform"],
 ];
 
 for (const [id, file] of CASES) {
   Deno.test(`${id} does not start for an untrusted root holding ${file}, and says why; a trusted root looks for the server`, async () => {
     const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_project_code_" }));
     try {
-      await Deno.writeTextFile(join(root, file), "");
+      if (file === ".terraform") await Deno.mkdir(join(root, file));
+      else await Deno.writeTextFile(join(root, file), "");
       const adapter = ADAPTERS.find((a) => a.id === id)!;
       const context = { root, workspace: root, trusted: false };
       const refused = await adapter.resolve(context).then(() => undefined, (e) => e);
@@ -36,6 +38,27 @@ for (const [id, file] of CASES) {
     }
   });
 }
+
+Deno.test("lua does not start for an untrusted root whose .luarc.json names a plugin; one that names none is served", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_project_code_" }));
+  try {
+    const adapter = ADAPTERS.find((a) => a.id === "lua")!;
+    const context = { root, workspace: root, trusted: false };
+    await Deno.writeTextFile(join(root, ".luarc.json"), '{ "runtime.plugin": "plugin.lua" }');
+    const refused = await adapter.resolve(context).then(() => undefined, (e) => e);
+    assert.ok(refused instanceof LspGateError, String(refused));
+    assert.equal(refused.code, "SERVER_START_FAILED");
+    assert.match(refused.message, /\.luarc\.json: repository code/);
+    await Deno.writeTextFile(join(root, ".luarc.json"), '{ "diagnostics.globals": ["vim"] }');
+    const served = await adapter.resolve(context).then(
+      () => "found",
+      (e) => (e as LspGateError).code,
+    );
+    assert.ok(served === "found" || served === "SERVER_NOT_INSTALLED", served);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
 
 Deno.test("jdtls for an untrusted root is told not to import Gradle or Maven builds", async () => {
   const adapter = ADAPTERS.find((a) => a.id === "jdtls")!;
