@@ -74,8 +74,14 @@ export async function ensureServers(): Promise<string> {
   const path = [Deno.env.get("PATH") ?? "", ...bins].join(":");
   const npm = new Map<string, string[]>();
   const pip: string[] = [];
+  const shared = [Deno.env.get("PATH") ?? "", ...bins.slice(0, 3)].join(":");
   for (const server of TEST_SERVERS) {
-    if (await onPath(server.bin, path)) continue;
+    // Each looked for where it is its own: a folder of another server's (basedpyright also ships
+    // a pyright-langserver) does not count as having it.
+    const own = server.folder
+      ? `${shared}:${join(TOOLS_DIR, server.folder, "node_modules", ".bin")}`
+      : shared;
+    if (await onPath(server.bin, own)) continue;
     if (server.pip) pip.push(...server.pip);
     const prefix = server.folder ? join(TOOLS_DIR, server.folder) : TOOLS_DIR;
     npm.set(prefix, [...npm.get(prefix) ?? [], ...server.packages ?? []]);
