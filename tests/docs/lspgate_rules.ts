@@ -105,7 +105,13 @@ export const LSPGATE_RULES: Rule[] = [
       scene.reader.extraPath.unshift(join(prefix, "bin"));
       const ran = await scene.reader.sh(scene.filled, {
         cwd: scene.reader.home,
-        env: { NPM_CONFIG_PREFIX: prefix, NPM_CONFIG_PREFER_OFFLINE: "true" },
+        // Both spellings: under `npx … task test` npx passes its own npm_config_prefix down,
+        // which npm reads before NPM_CONFIG_PREFIX (the tarball then went to npx's global prefix).
+        env: {
+          NPM_CONFIG_PREFIX: prefix,
+          npm_config_prefix: prefix,
+          NPM_CONFIG_PREFER_OFFLINE: "true",
+        },
       });
       assert.equal(ran.code, 0, ran.stdout + ran.stderr);
       const which = await scene.reader.sh("command -v lspgate", { cwd: scene.ws.root });

@@ -181,8 +181,15 @@ Deno.test("a trusted root's own server runs, but only sandboxed: it answers, lea
       { id: 1, action: "definition", file: "src/main.ts", ...locate(main, "greet(") },
       { id: 2, action: "status" },
     ];
+    // The project's script runs the user's server: where that lives outside the system folders
+    // (the test runner's tools folder on a fresh machine), the user names it a read-only root.
+    const config = join(repo.base, "lspgate-config.json");
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({ readOnlyRoots: [dirname(dirname(dirname(user.server)))] }),
+    );
     const trusted = await runLspgate(repo.root, requests, {
-      flags: ["--trust", "--sandbox", "bwrap"],
+      flags: ["--trust", "--sandbox", "bwrap", "--config", config],
     });
     assert.deepEqual(
       (ok(trusted.lines[0]).locations as { file: string; line: number }[]).map((
