@@ -9,6 +9,7 @@ import {
 } from "jsonc-parser";
 import { z } from "zod";
 import { LspGateError } from "./errors.ts";
+import { env } from "./fs.ts";
 import { claudePluginServers, fromAgentLspConfig, isAgentLspConfig } from "./config_agents.ts";
 
 const program = z.string().min(1).refine((name) => name.startsWith("/") || !name.includes("/"), {
@@ -449,13 +450,4 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    // Without --allow-env for this name it counts as unset.
-    return undefined;
-  }
 }

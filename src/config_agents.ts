@@ -5,6 +5,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { LspGateError } from "./errors.ts";
+import { env } from "./fs.ts";
 
 /**
  * The keys of one server entry: Claude Code's (`extensionToLanguage`) and Copilot CLI's
@@ -230,12 +231,4 @@ async function readJson(path: string): Promise<unknown> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name);
-  } catch {
-    return undefined;
-  }
 }

@@ -144,6 +144,22 @@ function withoutOutgoing(
   return { text: boundText(parts.join("\n\n")).text + readinessNote(ready) + note, details };
 }
 
+/** The hierarchy's first step: the position, the project waited for, the items there. */
+async function prepare<T>(
+  context: ActionContext,
+  doc: QueryDocument,
+  input: z.infer<typeof schema>,
+  method: string,
+) {
+  const position = await resolvePosition(context, doc, input);
+  const ready = await waitForProject(context, doc.client, "workspace");
+  const items = await ask<T[] | null>(context, doc.client, method, {
+    textDocument: { uri: doc.uri },
+    position: position.server,
+  });
+  return { position, ready, items };
+}
+
 async function callHierarchy(
   context: ActionContext,
   doc: QueryDocument,
@@ -153,12 +169,12 @@ async function callHierarchy(
 ) {
   const method = "textDocument/prepareCallHierarchy";
   if (!offers(doc.client, method)) return lacking(action, doc, method);
-  const position = await resolvePosition(context, doc, input);
-  const ready = await waitForProject(context, doc.client, "workspace");
-  const items = await ask<proto.CallHierarchyItem[] | null>(context, doc.client, method, {
-    textDocument: { uri: doc.uri },
-    position: position.server,
-  });
+  const { position, ready, items } = await prepare<proto.CallHierarchyItem>(
+    context,
+    doc,
+    input,
+    method,
+  );
   if (!items?.length) {
     return {
       text: `No callable symbol at ${position.label}.` + readinessNote(ready, doc.client),
@@ -293,12 +309,12 @@ function typeAction(name: "supertypes" | "subtypes"): ActionDef {
         orRefused(name, doc, async () => {
           const method = "textDocument/prepareTypeHierarchy";
           if (!offers(doc.client, method)) return lacking(name, doc, method);
-          const position = await resolvePosition(context, doc, input);
-          const ready = await waitForProject(context, doc.client, "workspace");
-          const items = await ask<proto.TypeHierarchyItem[] | null>(context, doc.client, method, {
-            textDocument: { uri: doc.uri },
-            position: position.server,
-          });
+          const { position, ready, items } = await prepare<proto.TypeHierarchyItem>(
+            context,
+            doc,
+            input,
+            method,
+          );
           if (!items?.length) {
             return {
               text: `No type at ${position.label}.` + readinessNote(ready, doc.client),

@@ -51,19 +51,12 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
             doc.encoding,
             MAX_WITH_CONTEXT,
           );
-          const subject = position.word
-            ? `\`${position.word}\` at ${position.label}`
-            : position.label;
+          const subject = subjectOf(position);
           if (locations.length === 0) {
             return {
               text: `No ${noun} found for ${subject}.` +
                 readinessNote(ready, doc.client, { scope, uri: doc.uri }) + coverageNote(coverage),
-              details: {
-                locations: [],
-                total: 0,
-                truncated: false,
-                ...coverageDetails(coverage, ready),
-              },
+              details: noLocations(coverage, ready),
             };
           }
           const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
@@ -121,19 +114,12 @@ export const referencesAction: ActionDef = defineAction({
           doc.encoding,
           MAX_WITH_CONTEXT,
         );
-        const subject = position.word
-          ? `\`${position.word}\` at ${position.label}`
-          : position.label;
+        const subject = subjectOf(position);
         if (locations.length === 0) {
           return {
             text: `No references found for ${subject}.` + readinessNote(ready, doc.client) +
               coverageNote(coverage),
-            details: {
-              locations: [],
-              total: 0,
-              truncated: false,
-              ...coverageDetails(coverage, ready),
-            },
+            details: noLocations(coverage, ready),
           };
         }
         const files = new Set(locations.map((l) => l.file)).size;
@@ -161,4 +147,14 @@ function sortLocations<
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** How an answer names what was asked about: the word at the position, or the position. */
+function subjectOf(position: { word?: string; label: string }): string {
+  return position.word ? `\`${position.word}\` at ${position.label}` : position.label;
+}
+
+/** The details of an answer that found no location. */
+function noLocations(coverage: Parameters<typeof coverageDetails>[0], ready: boolean) {
+  return { locations: [], total: 0, truncated: false, ...coverageDetails(coverage, ready) };
 }

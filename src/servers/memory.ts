@@ -29,20 +29,19 @@ export function budgetServers(
   });
 }
 
-/** Every process's parent and resident memory, by pid: one read of `/proc`. */
+/** Every process's parent, by pid: one read of `/proc` (memory is read per tree asked about). */
 export type ProcessTable = Map<number, ProcessFacts>;
 
-/** One process as `/proc/<pid>/stat` and `statm` describe it. */
+/** One process as `/proc/<pid>/stat` describes it: its parent. */
 export interface ProcessFacts {
   ppid: number;
-  rssKiB: number;
 }
 
 const PAGE_KIB = 4;
 
 /**
- * A snapshot of every process's parent and resident memory, to sum several trees from one read
- * of `/proc`; undefined where `/proc` cannot be read (not Linux, or not granted).
+ * A snapshot of every process's parent, to find several trees from one read of `/proc`;
+ * undefined where `/proc` cannot be read (not Linux, or not granted).
  */
 export function readProcesses(): ProcessTable | undefined {
   const processes = new Map<number, ProcessFacts>();
@@ -60,8 +59,7 @@ export function readProcesses(): ProcessTable | undefined {
       // The command name may hold spaces and parentheses: the fields follow its last ')'.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const ppid = Number(fields[1]);
-      const statm = Deno.readTextFileSync(`/proc/${pid}/statm`).split(" ");
-      processes.set(pid, { ppid, rssKiB: Number(statm[1]) * PAGE_KIB });
+      processes.set(pid, { ppid });
     } catch {
       // Gone meanwhile, or not ours to read.
     }
@@ -93,10 +91,19 @@ export function forestRssKiB(pids: readonly number[], processes: ProcessTable): 
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    total += processes.get(next)?.rssKiB ?? 0;
+    total += residentKiB(next);
     stack.push(...children.get(next) ?? []);
   }
   return total;
+}
+
+/** One process's resident memory (`statm`), read only for the trees asked about; 0 once gone. */
+function residentKiB(pid: number): number {
+  try {
+    return Number(Deno.readTextFileSync(`/proc/${pid}/statm`).split(" ")[1]) * PAGE_KIB || 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** The resident memory of one process tree in MiB (rounded), or undefined where unknown. */
