@@ -58,6 +58,11 @@ export const configSchema = z.strictObject({
    * are stopped, least recently used first. Default: half the machine's memory; 0 = no budget.
    */
   memoryBudgetMiB: z.number().int().min(0).optional(),
+  /**
+   * Each server's client in a Worker of its own, allowed to spawn that server's binary and nothing
+   * else: defence in depth beside the sandbox, at ~13 MiB and ~0.2 ms a query per server.
+   */
+  clientWorkers: z.boolean().default(false),
   /** A daemon nobody used for this long stops (ms; 0 = never). */
   daemonIdleMs: z.number().int().min(0).default(15 * 60_000),
   /**

@@ -449,10 +449,11 @@ export class ServerManager {
         ...this.options,
         config,
       });
-      // Each server's client runs in a Worker allowed to spawn that one binary and nothing else.
-      const client = this.options.isolate === false
-        ? await LspClient.start(options)
-        : await WorkerClient.start(options, { run: [wrapped.command[0]] });
+      // The client runs on this thread, the sandbox its wall (see permissions.md); `clientWorkers`
+      // puts it in a Worker allowed to spawn that one binary and nothing else.
+      const client = this.options.isolate
+        ? await WorkerClient.start(options, { run: [wrapped.command[0]] })
+        : await LspClient.start(options);
       entry.state = { kind: "running", client, since: Date.now(), command };
       telemetry?.emit("server.ready", {
         server: entry.adapter.id,

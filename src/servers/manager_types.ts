@@ -127,7 +127,7 @@ export interface ManagerOptions {
   wrap?: CommandWrapper;
   /** Reads a file the manager must send to a server (goes through the workspace boundary). */
   readFile: (path: string) => Promise<string>;
-  /** Run each client in its own Worker with narrowed Deno permissions (default true). */
+  /** Run each client in its own Worker with narrowed Deno permissions (default false). */
   isolate?: boolean;
   /** Stops servers unused for this long; 0 = never. */
   idleShutdownMs?: number;
