@@ -93,6 +93,7 @@ export class Session {
       sandboxed: options.sandboxed ?? false,
       sandboxBackend: options.sandboxBackend ?? (options.sandboxed ? undefined : "none"),
       trustedRoots,
+      clientWorkers: options.config.clientWorkers,
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,

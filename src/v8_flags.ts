@@ -1,5 +1,5 @@
-// Rationale: lspgate runs three V8 isolates or more (the main thread, the watcher's Worker, one
-// Worker per server), and V8 sizes each for throughput, not for a long-lived helper:
+// Rationale: lspgate runs two V8 isolates or more (the main thread, the watcher's Worker, a parse
+// Worker when needed, one Worker per server with `clientWorkers`), and V8 sizes each for throughput, not for a long-lived helper:
 // - the young generation grows to 16 MiB a semi-space under load: a soak of 10,000 requests on the
 //   TypeScript fixture took lspgate from ~95 to ~240 MiB resident (to ~280 MiB with 8 in flight)
 //   while its live heaps stayed under 15 MiB each; capped at 1 MiB it levels off at ~125 MiB;

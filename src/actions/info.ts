@@ -154,6 +154,9 @@ export const statusAction: ActionDef = defineAction({
         : "no trusted root: a project's own programs (node_modules/.bin, its TypeScript, " +
           "its Python environment) are never run",
       `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
+      s.clientWorkers
+        ? "server clients: each in a Worker that may spawn only its server (clientWorkers)"
+        : "server clients: on lspgate's main thread, the servers' sandbox their wall",
       describeMemory(memory),
       ...(s.daemonPid !== undefined ? [`served by the daemon (pid ${s.daemonPid})`] : []),
       `up ${Math.round((Date.now() - s.startedAt) / 1000)} s`,
@@ -171,6 +174,7 @@ export const statusAction: ActionDef = defineAction({
         sandboxed: s.sandboxed,
         sandboxBackend: s.sandboxBackend,
         trustedRoots: s.trustedRoots,
+        clientWorkers: s.clientWorkers ?? false,
         changeTracking: s.changeTracking?.() ?? "off",
         uptimeMs: Date.now() - s.startedAt,
         ...(s.daemonPid !== undefined ? { daemonPid: s.daemonPid } : {}),

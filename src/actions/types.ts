@@ -39,6 +39,8 @@ export interface SessionFacts {
   sandboxBackend?: "bwrap" | "landlock" | "none";
   /** Roots whose own programs may run (sandboxed); empty when none or when not sandboxed. */
   trustedRoots: readonly string[];
+  /** Each server's client runs in a Worker allowed to spawn only its server (`clientWorkers`). */
+  clientWorkers?: boolean;
   startedAt: number;
   version: string;
   /**
