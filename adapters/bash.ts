@@ -27,6 +27,15 @@ export const bashAdapter = commandAdapter({
   openAfterConfiguration: true,
   // It passes ShellCheck's columns on as they are: code points, not the UTF-16 it negotiates.
   diagnosticEncoding: "utf-32",
+  // Its workspace symbols are the function and variable names tree-sitter finds in the scripts its
+  // background analysis read (its glob, `**/*@(.sh|.inc|.bash|.command)`, leaving out node_modules,
+  // .git and hidden entries), matched by fuzzy-search: the query's characters in order, case kept.
+  symbolIndex: {
+    extensions: [".sh", ".inc", ".bash", ".command"],
+    skips: ["node_modules"],
+    // A shell word: up to a blank or an operator character, a backslash escaping either.
+    word: /(?:\\[\s\S]|[^\s;|&()<>])+/g,
+  },
   installHint: "Install bash-language-server: `npm install -g bash-language-server`, and " +
     "ShellCheck for its diagnostics (`apt-get install shellcheck`).",
   settings: {

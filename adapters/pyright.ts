@@ -22,6 +22,16 @@ export const pyrightAdapter: Adapter = {
   priority: 10,
   installHint: "Install pyright: `npm install -g pyright` (or `pip install pyright`).",
   hierarchyItem: pyrightHierarchyItem,
+  // Its workspace symbols are the names its binder declares in the tracked .py/.pyi files under the
+  // root (isUserCode), matched by isPatternInSymbol: the query's characters in order, case aside.
+  // Unless a config says otherwise it leaves out node_modules, __pycache__ and hidden folders.
+  symbolIndex: {
+    extensions: [".py", ".pyi"],
+    skips: ["node_modules", "__pycache__"],
+    configs: ["pyrightconfig.json", "pyproject.toml"],
+    // A Python identifier: up to a blank or ASCII punctuation other than `_` (so any non-ASCII).
+    word: /[^\s!-/:-@[-^`{-~]+/g,
+  },
   // It answers about a file and what it imports at once, but lists the workspace's other files
   // after `initialized` (after running the interpreter for its search paths) and says when only
   // in a log line: until then references and workspace symbols miss the files not open.

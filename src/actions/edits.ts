@@ -15,7 +15,7 @@ import {
   positionFields,
   timeoutField,
 } from "./schema.ts";
-import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { type ActionDef, defineAction } from "./types.ts";
 import { applyPreviewed, editHash, planEdit, renderPlan } from "./workspace_edit.ts";
 import {
   CHECK_SUMMARY,
@@ -280,7 +280,7 @@ const codeActionsAction = defineAction({
           details: { actions: list },
         };
       }
-      const chosen = pickAction(context, actions, input.query, !!input.apply);
+      const chosen = pickAction(actions, input.query);
       let action = chosen as proto.CodeAction;
       if (!("edit" in action) && "data" in action && doc.client.supports("codeAction/resolve")) {
         action = await ask<proto.CodeAction>(context, doc.client, "codeAction/resolve", action);
@@ -305,14 +305,12 @@ const codeActionsAction = defineAction({
 
 /**
  * The code action `query` names: the one whose title it is (case aside), else the one whose title
- * contains it. Several: an apply is AMBIGUOUS_SYMBOL (a guess could write the wrong fix); a preview
- * shows the first with a note naming the others.
+ * contains it. Several: AMBIGUOUS_SYMBOL, preview or apply alike (issue 17's one rule: an edit never
+ * guesses, and a preview of a guess hands out an edit_hash for the wrong fix).
  */
 function pickAction(
-  context: ActionContext,
   actions: (proto.CodeAction | proto.Command)[],
   query: string,
-  apply: boolean,
 ): proto.CodeAction | proto.Command {
   const wanted = query.toLowerCase();
   // oh-my-pi's selector may be the action's number in the list (1-based, as the list shows it).
@@ -333,19 +331,12 @@ function pickAction(
   if (matches.length > 1) {
     const titles = matches.map((a) => a.title);
     const listed = titles.map((t) => `\`${t}\``).join("; ");
-    if (apply) {
-      throw new LspGateError(
-        "AMBIGUOUS_SYMBOL",
-        `\`${query}\` matches ${matches.length} code actions: ${listed}. Nothing was written; ` +
-          "give the whole title of one.",
-        { query, candidates: titles },
-      );
-    }
-    context.notes?.push({
-      text: `Note: \`${query}\` matches ${matches.length} code actions: ${listed}. This preview ` +
-        "is of the first; give the whole title of another.",
-      details: { ambiguous: true, candidates: titles },
-    });
+    throw new LspGateError(
+      "AMBIGUOUS_SYMBOL",
+      `\`${query}\` matches ${matches.length} code actions: ${listed}. Nothing was previewed or ` +
+        "written; give the whole title of one.",
+      { query, candidates: titles },
+    );
   }
   return matches[0];
 }

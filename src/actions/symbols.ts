@@ -91,11 +91,12 @@ function outline(context: ActionContext, input: { file: string; query?: string }
 
 async function workspaceSymbols(context: ActionContext, query: string) {
   const method = "workspace/symbol";
-  const found = await workspaceServers(context, { method });
+  const found = await workspaceServers(context, { method, symbolQuery: query });
   const { servers } = found;
   if (servers.length === 0 && found.failure) throw found.failure;
   const missing = found.missing.join(", ");
-  if (servers.length === 0 && found.unsupported.length === 0) {
+  // Servers left unstarted (no file of theirs can hold a match) count as asked: nothing matched.
+  if (servers.length === 0 && found.unsupported.length === 0 && found.skipped.length === 0) {
     return {
       text: missing
         ? `No installed language server handles the files in this workspace (not installed: ` +
@@ -212,6 +213,8 @@ async function workspaceSymbols(context: ActionContext, query: string) {
       total: bounded.total,
       truncated: bounded.truncated,
       partial: partial || !ready,
+      // Not started: none of their files holds the query's characters in order (complete still).
+      ...(found.skipped.length ? { notStarted: found.skipped } : {}),
       ...(partial || !ready
         ? {
           partialReason: [...reasons, ...(ready ? [] : ["a server was still loading"])].join("; "),

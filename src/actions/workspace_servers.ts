@@ -2,6 +2,7 @@ import { LspGateError, toLspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
 import { projectCoverage } from "./coverage.ts";
+import { cannotMatch } from "./symbol_prefilter.ts";
 import {
   FILES_SCANNED,
   forgetProjects,
@@ -27,6 +28,8 @@ export interface WorkspaceServers {
   unsupported: string[];
   /** Adapters of projects found whose server is not installed. */
   missing: string[];
+  /** Projects left unstarted because none of their files can hold a match (symbol_prefilter.ts). */
+  skipped: string[];
   /** Sentences for the answer: projects left out, servers that could not be started. */
   notes: string[];
   /** Whether projects that may hold answers were left out. */
@@ -44,23 +47,25 @@ export const MAX_SERVERS = 8;
  * The servers that can answer for the whole workspace: one per (adapter, project root), each
  * started by opening the file that loads its project (see workspace_projects.ts), at most
  * MAX_SERVERS. A server not installed takes no part (listed in `missing`); a running one that
- * does not offer `method` is listed in `unsupported` instead of being held.
+ * does not offer `method` is listed in `unsupported` instead of being held. With `symbolQuery`
+ * (a workspace symbol search), a server not running whose files cannot hold a match is not
+ * started (listed in `skipped`; the answer is no less complete).
  */
 export async function workspaceServers(
   context: ActionContext,
-  options: { method?: string } = {},
+  options: { method?: string; symbolQuery?: string } = {},
 ): Promise<WorkspaceServers> {
-  const first = await attempt(context, options.method);
+  const first = await attempt(context, options);
   if (!first.stale) return first.result;
   // A remembered opener is gone (its deletion not heard yet): walk again, once.
   for (const server of first.result.servers) server.release();
   forgetProjects(context.manager);
-  return (await attempt(context, options.method)).result;
+  return (await attempt(context, options)).result;
 }
 
 async function attempt(
   context: ActionContext,
-  method: string | undefined,
+  { method, symbolQuery }: { method?: string; symbolQuery?: string },
 ): Promise<{ result: WorkspaceServers; stale: boolean }> {
   const list = await workspaceProjects(context);
   cancelled(context);
@@ -68,6 +73,7 @@ async function attempt(
     servers: [],
     unsupported: [],
     missing: [],
+    skipped: [],
     notes: [],
     partial: false,
     reasons: [],
@@ -80,20 +86,37 @@ async function attempt(
     result.partial = true;
     result.reasons.push(`more than ${FILES_SCANNED} files in the workspace`);
   }
+  const entries = context.manager.entries();
   const running = new Map(
-    context.manager.entries().flatMap((e) =>
-      e.state.kind === "running" ? [[e.key, e.state.client] as const] : []
+    entries.flatMap((e) => e.state.kind === "running" ? [[e.key, e.state.client] as const] : []),
+  );
+  // A server starting or running may have read more than its index (files opened in it, what
+  // bash-language-server reads on demand): only one not started is left out.
+  const live = new Set(
+    entries.filter((e) => e.state.kind === "running" || e.state.kind === "starting").map((e) =>
+      e.key
     ),
   );
+  const idle = await Promise.all(
+    list.projects.map((p) =>
+      symbolQuery !== undefined && !live.has(p.key) && p.adapter.symbolIndex
+        // A check that fails asks the server, as before.
+        ? cannotMatch(context, p.adapter, p.root, symbolQuery).catch(() => false)
+        : false
+    ),
+  );
+  cancelled(context);
   const pending: WorkspaceProject[] = [];
-  for (const project of list.projects) {
+  list.projects.forEach((project, i) => {
     const client = running.get(project.key);
-    if (method && client && !client.exited && !client.supports(method)) {
+    if (idle[i]) {
+      result.skipped.push(`${project.adapter.id} (${context.workspace.relative(project.root)})`);
+    } else if (method && client && !client.exited && !client.supports(method)) {
       addOnce(result.unsupported, project.adapter.id);
     } else {
       pending.push(project);
     }
-  }
+  });
   let stale = false;
   // Started together, MAX_SERVERS at most: a server not installed leaves its place to the next.
   while (pending.length > 0 && result.servers.length < MAX_SERVERS) {

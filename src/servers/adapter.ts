@@ -138,6 +138,26 @@ export interface Adapter {
   openAfterConfiguration?: boolean;
   /** A server's quirk: cleans a call or type hierarchy item's name and detail for reading. */
   hierarchyItem?(item: HierarchyItemText): HierarchyItemText;
+  /** What its workspace symbol search can find: lets a search leave it unstarted (SymbolIndex). */
+  symbolIndex?: SymbolIndex;
+}
+
+/**
+ * The files a server indexes for `workspace/symbol` once started, for a server whose every answer
+ * is a name spelled in one of them, within one word, and that matches a name at most when the name
+ * holds the query's characters in order (case aside, or not): where no word of those files holds
+ * them, a search leaves the server unstarted (src/actions/symbol_prefilter.ts). Dropped for a
+ * server the user's or the workspace's config changes (its command or settings may index more).
+ */
+export interface SymbolIndex {
+  /** Extensions of the files it indexes under its root (its own list, e.g. bash's `.inc`). */
+  extensions: string[];
+  /** Folders it never indexes besides hidden ones; lspgate reads its other skipped folders too. */
+  skips: string[];
+  /** Files at its root that can widen what it indexes (its project config): there, it is asked. */
+  configs?: string[];
+  /** One word of a file's text (global): a name is all or part of one. */
+  word: RegExp;
 }
 
 /** What hierarchyItem() reads and returns: an item's name, its detail, and its file's URI. */

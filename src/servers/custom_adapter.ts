@@ -104,7 +104,8 @@ function overridden(
   workspace: WorkspaceConfig["servers"][string] | undefined,
 ): Adapter {
   if (!entry && !workspace) return adapter;
-  const changed: Adapter = { ...adapter };
+  // A command, extensions or settings of the user's or the workspace's may index other files.
+  const changed: Adapter = { ...adapter, symbolIndex: undefined };
   if (entry?.extensionToLanguage) {
     changed.languages = lowerKeys(entry.extensionToLanguage);
   } else if (entry?.extensions) {

@@ -102,3 +102,14 @@ Deno.test("a linter added in config applies only where its marker is", async () 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("configuredAdapters() drops the symbol index of a server the user's config changes", () => {
+  const adapters = configuredAdapters(
+    ADAPTERS,
+    servers(`{"servers": {"bash": {"settings": {"bashIde": {"globPattern": "**/*"}}}}}`),
+  );
+  const byId = new Map(adapters.map((a) => [a.id, a]));
+  // Its own glob may now take files the index does not list: a search asks it.
+  assert.equal(byId.get("bash")?.symbolIndex, undefined);
+  assert.deepEqual(byId.get("pyright")?.symbolIndex?.extensions, [".py", ".pyi"]);
+});

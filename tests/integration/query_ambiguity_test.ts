@@ -1,7 +1,7 @@
 // `query` never silently answers for another symbol, against the real typescript-language-server and
 // pyright: a container that does not exist is SYMBOL_NOT_FOUND naming the nearest symbols; a bare
 // name several symbols share answers a read for the first with a note programs can read, and refuses
-// an edit, preview or apply, with AMBIGUOUS_SYMBOL (nothing written). Expected places come from text matches.
+// an edit, preview or apply (a code action's title included), with AMBIGUOUS_SYMBOL (nothing written). Expected places come from text matches.
 import assert from "node:assert/strict";
 import { type Harness, harness, textOf } from "../helpers/session.ts";
 
@@ -143,7 +143,7 @@ Deno.test("typescript-language-server: a query names one symbol, or says which i
     );
 
     await t.step(
-      "a code action title several actions share: apply refused, preview noted",
+      "a code action title several actions share: apply and preview refused, a whole title previews",
       async () => {
         await h.ws.write(
           "src/unused.ts",
@@ -165,9 +165,28 @@ Deno.test("typescript-language-server: a query names one symbol, or says which i
           "Remove unused declaration for: 'second'",
         ]);
         assert.deepEqual(await snapshot(h.ws.root), before);
-        const preview = await h.ok({ action: "code_actions", ...at, query: "Remove unused" });
-        assert.equal(preview.details.action, "Remove unused declaration for: 'first'");
-        assert.equal(preview.details.ambiguous, true);
+        const unpicked = await h.ask({ action: "code_actions", ...at, query: "Remove unused" });
+        assert.equal(unpicked.ok, false, JSON.stringify(unpicked));
+        if (unpicked.ok) return;
+        assert.equal(unpicked.error.code, "AMBIGUOUS_SYMBOL");
+        assert.match(
+          unpicked.error.message,
+          /`Remove unused declaration for: 'first'`; `Remove unused declaration for: 'second'`/,
+        );
+        assert.deepEqual(unpicked.error.data?.candidates, [
+          "Remove unused declaration for: 'first'",
+          "Remove unused declaration for: 'second'",
+        ]);
+        // The whole title of one (case aside) picks it; the preview is its edit, nothing written.
+        const second = await h.ok({
+          action: "code_actions",
+          ...at,
+          query: "remove unused declaration for: 'second'",
+        });
+        assert.equal(second.details.action, "Remove unused declaration for: 'second'");
+        assert.equal(second.details.ambiguous, undefined);
+        assert.equal(second.details.applied, false);
+        assert.equal(second.details.edits, 1);
         assert.deepEqual(await snapshot(h.ws.root), before);
       },
     );
