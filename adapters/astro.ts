@@ -2,8 +2,9 @@ import { commandAdapter } from "../src/servers/command_adapter.ts";
 import { astroProjectCode, refusingRepositoryCode } from "../src/servers/js_project_code.ts";
 
 /**
- * The Astro language server (@astrojs/language-server). Untested here: written from its
- * documentation; it wants a TypeScript SDK (`typescript.tsdk` in initializationOptions). Run
+ * The Astro language server (@astrojs/language-server). Untested here (written from its
+ * documentation) but for tests/security/astro_code_test.ts, which hovers with it; it wants a
+ * TypeScript SDK (`typescript.tsdk` in initializationOptions, a folder the sandbox shows it). Run
  * against a hostile workspace (2.17.1): it `require`s `@astrojs/svelte` and `@astrojs/vue`'s
  * `dist/editor.cjs` from the project's node_modules for each .svelte/.vue file the project holds,
  * and to format it loads the project's `prettier` and `prettier-plugin-astro`, and (through
