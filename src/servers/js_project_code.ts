@@ -37,9 +37,13 @@ export function refusingRepositoryCode(
     async resolve(context) {
       const found = context.trusted ? [] : await find(context.workspace);
       if (found.length) {
+        // "…": more files than are looked through, which may hold such code.
+        const shown = found.map((f) =>
+          f.endsWith("…") ? `${f} (too many files to look through)` : f
+        );
         throw new LspGateError(
           "SERVER_START_FAILED",
-          `${adapter.id} is not started: it ${what} ${found.join(", ")} (repository code), and ` +
+          `${adapter.id} is not started: it ${what} ${shown.join(", ")} (repository code), and ` +
             "the root is not trusted (`--trust` runs it, sandboxed)",
           { server: adapter.id, files: found },
         );

@@ -135,3 +135,26 @@ Deno.test("astro is served for an untrusted root whose packages and prettier con
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("astro does not start for an untrusted root with more files than are looked through, and says so", async () => {
+  const root = await workspace({ "src/pages/index.astro": "<h1>hi</h1>\n" });
+  try {
+    // Past 50,000 entries the answer is "maybe": refused, never a silent "nothing found".
+    for (let i = 0; i < 260; i++) {
+      const dir = join(root, "gen", String(i));
+      await Deno.mkdir(dir, { recursive: true });
+      await Promise.all(
+        Array.from({ length: 200 }, (_, j) => Deno.writeTextFile(join(dir, `${j}`), "")),
+      );
+    }
+    const adapter = ADAPTERS.find((a) => a.id === "astro")!;
+    const refused = await adapter.resolve({ root, workspace: root, trusted: false }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(refused instanceof LspGateError, String(refused));
+    assert.match(refused.message, /… \(too many files to look through\) \(repository code\)/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
