@@ -31,6 +31,12 @@ export const TEST_SERVERS: TestServer[] = [
   { bin: "yaml-language-server", packages: ["yaml-language-server@2.0.0"] },
   { bin: "docker-langserver", packages: ["dockerfile-language-server-nodejs@0.15.0"] },
   { bin: "basedpyright-langserver", packages: ["basedpyright@1.40.1"], folder: "basedpyright" },
+  // Its own folder: it brings its own prettier and yaml-language-server.
+  {
+    bin: "astro-ls",
+    packages: ["@astrojs/language-server@2.17.1", "typescript@5.9.3"],
+    folder: "astro",
+  },
   // Ruff's own binary, from PyPI (npm's `ruff` is another project).
   { bin: "ruff", pip: ["ruff==0.17.6"] },
 ];
