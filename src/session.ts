@@ -1,7 +1,5 @@
-import type { z } from "zod";
 import type { Adapter } from "./servers/adapter.ts";
 import { ACTIONS } from "./actions/table.ts";
-import { canonicalAction } from "./actions/aliases.ts";
 import { answerIn, errorIn, readDialect, type Reading } from "./actions/dialects.ts";
 import type { ActionContext, ActionNote, SessionFacts } from "./actions/types.ts";
 import { LspGateError, toLspGateError } from "./errors.ts";
@@ -9,13 +7,20 @@ import { decide, type Role } from "./permissions/policy.ts";
 import { WorkspaceRoot } from "./permissions/workspace.ts";
 import { type CommandWrapper, ServerManager } from "./servers/manager.ts";
 import { configureServers } from "./servers/custom_adapter.ts";
-import { pendingJournal, recoverRoot } from "./actions/transaction.ts";
 import { watchWorkspace, type WorkspaceWatcher } from "./servers/watcher.ts";
-import { defaultBudgetMiB } from "./servers/memory.ts";
 import { BudgetPool } from "./servers/budget.ts";
 import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
+import { budgetOf, realFolders, recoverApplies } from "./session_open.ts";
+import {
+  describeAction,
+  describeIssues,
+  isCancel,
+  requestId,
+  untilCancelled,
+} from "./session_request.ts";
+export { budgetOf } from "./session_open.ts";
 
 /** The id a caller gave a request: echoed in its response. */
 export type RequestId = string | number | null;
@@ -305,108 +310,4 @@ export class Session {
     this.#watcher.stop();
     await this.manager.shutdownAll();
   }
-}
-
-/**
- * Finishes or undoes an apply a killed lspgate left halfway in this root (transaction.ts), when
- * this session may write; otherwise only says one is pending. Its notices, empty when none.
- */
-async function recoverApplies(
-  workspace: WorkspaceRoot,
-  options: SessionOptions,
-): Promise<string[]> {
-  try {
-    if (options.role !== "main" || !options.allowMutations) {
-      return await pendingJournal(workspace.path)
-        ? [
-          "An apply in this root was interrupted halfway; it is finished or undone by the next " +
-          "lspgate started here with --allow-mutations.",
-        ]
-        : [];
-    }
-    const note = await recoverRoot(workspace.path, {
-      relative: (p) => workspace.relative(p),
-      checkFolder: async (p) => {
-        const folder = p.slice(0, p.lastIndexOf("/"));
-        if ((await Deno.realPath(folder)) !== folder) {
-          throw new LspGateError("OUTSIDE_WORKSPACE", `${p} moved outside the workspace.`);
-        }
-      },
-    });
-    return note ? [note] : [];
-  } catch (error) {
-    const message = `An interrupted apply in this root could not be recovered: ${
-      toLspGateError(error).message
-    }`;
-    console.error(`lspgate: ${message}`);
-    return [message];
-  }
-}
-
-/** Real paths of the trusted roots that exist and overlap the workspace (the rest cannot matter). */
-/** The memory budget in force: the config's (0 = none), else half the machine's memory. */
-export function budgetOf(configured: number | undefined): number | undefined {
-  if (configured === 0) return undefined;
-  return configured ?? defaultBudgetMiB();
-}
-
-async function realFolders(paths: string[], workspace: string): Promise<string[]> {
-  const real: string[] = [];
-  for (const path of paths) {
-    try {
-      const found = await Deno.realPath(path);
-      const overlaps = found === workspace || found.startsWith(workspace + "/") ||
-        workspace.startsWith(found + "/");
-      if (overlaps) real.push(found);
-    } catch {
-      // A trusted root that does not exist trusts nothing.
-    }
-  }
-  return real;
-}
-
-/**
- * `work`, or CANCELLED as soon as `signal` aborts (at once when it already has); `work` is left to
- * finish on its own, its failure ignored.
- */
-function untilCancelled<T>(work: Promise<T>, signal: AbortSignal, key: string): Promise<T> {
-  work.catch(() => {});
-  const cancelled = () => new LspGateError("CANCELLED", `request ${key} was cancelled`);
-  if (signal.aborted) return Promise.reject(cancelled());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-/** Whether a raw request is a `cancel` (under any accepted spelling): those are not cancellable. */
-function isCancel(raw: unknown): boolean {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return false;
-  const { action, operation } = raw as { action?: unknown; operation?: unknown };
-  const name = typeof action === "string" ? action : operation;
-  return typeof name === "string" && canonicalAction(name) === "cancel";
-}
-
-function requestId(raw: unknown): RequestId {
-  if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-    const id = (raw as { id?: unknown }).id;
-    if (typeof id === "string" || typeof id === "number") return id;
-  }
-  return null;
-}
-
-function describeAction(name: string, input: Record<string, unknown>): string {
-  if (name === "request") return `request ${input.query}`;
-  return input.apply ? `${name} with apply` : name;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => {
-    const path = issue.path.join(".");
-    if (issue.code === "unrecognized_keys") {
-      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
-    }
-    return path ? `${path}: ${issue.message}` : issue.message;
-  }).join("; ");
 }

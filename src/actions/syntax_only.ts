@@ -1,16 +1,12 @@
 // Answers when no language server can run for a file (no adapter for its type, the binary
 // missing, no Deno permission to run it, or servers turned off): the outline and the parse
 // errors come from lspgate's WebAssembly parsers, and say so; actions that need a server still
-// fail, naming the server that would answer and where the asked-for symbol is.
+// fail, naming the server that would answer and where the asked-for symbol is (syntax_explain.ts).
 import { type ErrorCode, LspGateError } from "../errors.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
-import { findSymbolColumn } from "../lsp/positions.ts";
-import { TextLines } from "../lsp/text_lines.ts";
-import type { WorkspacePath } from "../permissions/workspace.ts";
 import { pickAdapter } from "../servers/pick.ts";
 import {
   analyzeSyntax,
-  checkNewName,
   type FileSyntax,
   findSymbol,
   languageName,
@@ -20,9 +16,8 @@ import {
 } from "../syntax/mod.ts";
 import type { DiagnosticView, FileDiagnostics } from "./diagnostics.ts";
 import { resolveFile } from "./document.ts";
-import { plainName } from "./plain_name.ts";
 import type { SymbolView } from "./symbols.ts";
-import type { ActionContext, ActionDef, ActionResult } from "./types.ts";
+import type { ActionContext, ActionResult } from "./types.ts";
 
 /** Why no language server answers for a file, and which one would. */
 export interface NoServer {
@@ -43,7 +38,7 @@ export interface SyntaxFileDiagnostics extends FileDiagnostics {
 }
 
 /** Files larger than this are not parsed (a server would have them; the parser says nothing). */
-const MAX_SYNTAX_BYTES = 8 * 1024 * 1024;
+export const MAX_SYNTAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * Whether `error` means that no language server can run for `path`, and why: no adapter for its
@@ -81,7 +76,8 @@ const NO_SERVER_CODES: ReadonlySet<ErrorCode> = new Set([
   "PERMISSION_DENIED",
 ]);
 
-function isNoServerError(error: unknown): error is LspGateError {
+/** True for the errors that mean no server can run (see whyNoServer). */
+export function isNoServerError(error: unknown): error is LspGateError {
   return error instanceof LspGateError && NO_SERVER_CODES.has(error.code);
 }
 
@@ -209,28 +205,6 @@ export function withSyntaxNote(result: ActionResult, files: FileDiagnostics[]): 
 }
 
 /**
- * An action that needs a server, failing because none can run, fails the same way with more
- * said: the server that would answer, where the symbol asked about is (from the syntax tree),
- * and that `symbols` and `diagnostics` still answer syntax-only. A rename's new name is first
- * checked against the file's grammar.
- */
-export function withSyntax(action: ActionDef): ActionDef {
-  if (action.name === "symbols" || action.name === "diagnostics") return action;
-  return {
-    ...action,
-    async run(input, context) {
-      const request = input as Record<string, unknown>;
-      if (action.name === "rename") await checkRename(context, request);
-      try {
-        return await action.run(input, context);
-      } catch (error) {
-        throw await explained(context, action.name, request, error);
-      }
-    },
-  };
-}
-
-/**
  * Where `query` (a symbol name, or dotted) is, by the syntax tree of `text`; within `context`'s
  * timeout and cancel signal when given (TIMEOUT, CANCELLED).
  */
@@ -251,113 +225,6 @@ export async function positionFromTree(
   } catch (error) {
     if (error instanceof SyntaxUnavailable) return undefined;
     throw error;
-  }
-}
-
-async function explained(
-  context: ActionContext,
-  action: string,
-  input: Record<string, unknown>,
-  error: unknown,
-): Promise<unknown> {
-  if (!isNoServerError(error) || typeof input.file !== "string" || input.file === "*") {
-    return error;
-  }
-  let path: WorkspacePath;
-  try {
-    path = await resolveFile(context, input.file);
-  } catch {
-    return error;
-  }
-  const why = await whyNoServer(context, path, error);
-  const language = syntaxLanguageOf(path);
-  if (!why || !language) return error;
-  const rel = context.workspace.relative(path);
-  const position = await positionNote(context, path, rel, language, input);
-  const turnedOff = error.code === "NO_SERVER" && why.server !== undefined;
-  const message =
-    (turnedOff
-      ? `${action} needs a language server, and ${why.reason}; ${why.server} would answer it.`
-      : error.message) +
-    (position?.note ?? "") +
-    ` Without a server, symbols and diagnostics answer for ${rel} from lspgate's ` +
-    `${languageName(language)} parser (syntax only).`;
-  return new LspGateError(error.code, message, {
-    ...error.data,
-    ...(why.server ? { server: why.server } : {}),
-    ...(position?.at ? { position: position.at } : {}),
-  });
-}
-
-async function positionNote(
-  context: ActionContext,
-  path: WorkspacePath,
-  rel: string,
-  language: SyntaxLanguage,
-  input: Record<string, unknown>,
-): Promise<{ note: string; at?: { line: number; column: number } } | undefined> {
-  const wanted = typeof input.query === "string"
-    ? input.query
-    : typeof input.symbol === "string"
-    ? input.symbol
-    : undefined;
-  if (wanted === undefined) return undefined;
-  try {
-    const text = await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
-    const at = await positionOf(context, rel, language, text, input);
-    if (!at) return { note: ` \`${wanted}\` is not in ${rel}'s syntax outline.` };
-    return { note: ` \`${wanted}\` is at ${rel}:${at.line}:${at.column}.`, at };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The position a request names (line + column, line + symbol, or query), from text and tree. */
-async function positionOf(
-  context: ActionContext,
-  rel: string,
-  language: SyntaxLanguage,
-  text: string,
-  input: Record<string, unknown>,
-): Promise<{ line: number; column: number } | undefined> {
-  const line = typeof input.line === "number" ? input.line : undefined;
-  if (line !== undefined) {
-    if (typeof input.column === "number") return { line, column: input.column };
-    const lineText = new TextLines(text).line(line - 1);
-    const name = typeof input.symbol === "string" ? input.symbol : String(input.query ?? "");
-    const column = findSymbolColumn(lineText, name);
-    return column === undefined ? undefined : { line, column };
-  }
-  if (typeof input.query !== "string") return undefined;
-  const syntax = await analyzeSyntax(language, text, { ...runOptions(context), file: rel });
-  const found = findSymbol(syntax.symbols, input.query);
-  return found && { line: found.line, column: found.column };
-}
-
-/** A rename's new name must be a name where the old one stands (INVALID_INPUT otherwise). */
-async function checkRename(context: ActionContext, input: Record<string, unknown>) {
-  if (typeof input.file !== "string" || typeof input.new_name !== "string") return;
-  const named = syntaxLanguageOf(input.file);
-  if (named && plainName(named, input.new_name)) return;
-  let problem: string | undefined;
-  try {
-    const path = await resolveFile(context, input.file);
-    const language = syntaxLanguageOf(path);
-    if (!language) return;
-    const text = await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
-    const rel = context.workspace.relative(path);
-    const at = await positionOf(context, rel, language, text, input);
-    if (!at) return;
-    problem = await checkNewName(language, text, at, input.new_name, {
-      ...runOptions(context),
-      file: rel,
-    });
-  } catch {
-    // Bad paths and positions are the action's to report; a parser that cannot run, no check.
-    return;
-  }
-  if (problem) {
-    throw new LspGateError("INVALID_INPUT", `new_name ${problem}`, { new_name: input.new_name });
   }
 }
 
@@ -411,7 +278,7 @@ function syntaxNote(
 }
 
 /** A syntax job's deadline and cancel signal: the request's. */
-function runOptions(
+export function runOptions(
   context?: Pick<ActionContext, "signal" | "timeoutMs">,
 ): { timeoutMs?: number; signal?: AbortSignal } {
   return context ? { timeoutMs: context.timeoutMs, signal: context.signal } : {};

@@ -5,7 +5,7 @@ import { hoverAction, signatureAction } from "./hover.ts";
 import { capabilitiesAction, serversAction, statusAction } from "./info.ts";
 import { gotoActions, referencesAction } from "./navigation.ts";
 import { symbolsAction } from "./symbols.ts";
-import { withSyntax } from "./syntax_only.ts";
+import { withSyntax } from "./syntax_explain.ts";
 import { editActions } from "./edits.ts";
 import type { ActionDef } from "./types.ts";
 

@@ -2,36 +2,27 @@ import { ProjectHealth } from "./project_health.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection } from "../jsonrpc/mod.ts";
 import { LspGateError } from "../errors.ts";
-import { CLIENT_CAPABILITIES } from "./capabilities.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
-import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
+import type { PositionEncoding } from "./positions.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
 import { retryContentModified } from "./content_modified.ts";
 import { ConfigurationGate } from "./configuration_gate.ts";
-import { askDiagnosticsHook } from "./ask_diagnostics_hook.ts";
 import { ProgressTracker } from "./progress_tracker.ts";
 import { answerServerRequest } from "./server_requests.ts";
 import type { ExitInfo } from "./server_client.ts";
-import { baseName, delay, notSent, pushKey } from "./client_util.ts";
+import { notSent } from "./client_util.ts";
+import { initializeAnswer, initializeParams } from "./initialize.ts";
+import { Waiters } from "./waiters.ts";
+import { Readiness } from "./readiness.ts";
+import { ClientDiagnostics } from "./client_diagnostics.ts";
+import { exitedError, exitReason, HangWatch } from "./server_exit.ts";
 export { pushKey } from "./client_util.ts";
 
-import type {
-  ClientInfo,
-  ClientOptions,
-  PushedDiagnostics,
-  RawDiagnostics,
-  Told,
-} from "./client_types.ts";
+import type { ClientInfo, ClientOptions, RawDiagnostics } from "./client_types.ts";
 export type { ClientInfo, ClientOptions, RawDiagnostics } from "./client_types.ts";
 
-const DIAGNOSTICS_QUIET_MS = 200;
-/** How long after the first open an index (indexProgressToken) may take to begin. */
-const INDEX_START_GRACE_MS = 2000;
-const EMPTY_PUSH_WAIT_MS = 500;
 const MAX_OPEN_DOCUMENTS = 200;
-/** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
-const HANG_LIMIT = 3;
 // The connection sees a crash (stdout ends) a moment before the exit status arrives: how long
 // to wait for the status, so the error can say how the server ended and what it last printed.
 const EXIT_STATUS_WAIT_MS = 1000;
@@ -53,36 +44,23 @@ export class LspClient {
   #configurationGate?: ConfigurationGate;
   #registrations = new Map<string, { method: string; options: unknown }>();
   readonly #progress = new ProgressTracker();
-  #pushed = new Map<string, PushedDiagnostics>();
-  #pulled = new Map<string, { resultId?: string; items: proto.Diagnostic[] }>();
-  /** Document and file notifications sent so far (didOpen, didChange, didClose, didChangeWatchedFiles). */
-  #told = 0;
-  /**
-   * The change generation: `#told` as of the latest change to text the server already knew (a
-   * didChange, a didChangeWatchedFiles). A push speaks for the state after a change only if it
-   * arrived later. A didOpen or didClose is no change: lspgate opens files with their disk text.
-   */
-  #generation = 0;
-  #crossFile?: RegExp;
-  /** Per open document, its own latest didOpen or didChange (told: Infinity while being sent). */
-  #synced = new Map<string, Told>();
-  /** Per open document, the text the server has, to send it again unchanged (see diagnostics). */
-  #texts = new Map<string, string>();
-  #waiters = new Set<() => void>();
-  #firstOpenAt?: number;
-  #settled = false;
-  /** The server's last `quiescentNotification` said it was quiescent. */
-  #quiescent = false;
   readonly #health = new ProjectHealth();
-  /** The server logged `readyLogMessage`. */
-  #loggedReady = false;
+  readonly #waiters = new Waiters(() => this.exitInfo !== undefined);
+  readonly #readiness: Readiness;
+  readonly #diagnostics: ClientDiagnostics;
+  readonly #hang = new HangWatch();
   #exitHandlers: Array<(info: NonNullable<LspClient["exitInfo"]>) => void> = [];
   #shuttingDown = false;
-  #silentTimeouts = 0;
-  #lastSilentTimeoutAt = -Infinity;
   #killReason?: string;
 
   private constructor(readonly options: ClientOptions) {
+    this.#readiness = new Readiness(options, this.#progress, this.#waiters);
+    this.#diagnostics = new ClientDiagnostics(this, {
+      progress: this.#progress,
+      health: this.#health,
+      waiters: this.#waiters,
+      gone: () => this.exitInfo ? this.#exitedError() : undefined,
+    });
     if (options.openAfterConfiguration) this.#configurationGate = new ConfigurationGate();
     this.#process = spawnServer(options.process, options.installHint);
     this.#connection = new JsonRpcConnection(
@@ -90,11 +68,11 @@ export class LspClient {
       { defaultTimeoutMs: options.requestTimeoutMs, name: options.serverName },
     );
     this.#connection.onRequest((method, params) => {
-      this.#heard();
+      this.#hang.heard();
       return this.#answerServerRequest(method, params);
     });
     this.#connection.onNotification((method, params) => {
-      this.#heard();
+      this.#hang.heard();
       this.#onNotification(method, params);
     });
     let orphanTimer: ReturnType<typeof setTimeout> | undefined;
@@ -111,9 +89,9 @@ export class LspClient {
         stderr: this.#process.stderrTail(20),
         ...(this.#killReason ? { reason: this.#killReason } : {}),
       };
-      this.#connection.close(this.#exitReason());
+      this.#connection.close(exitReason(this.exitInfo));
       for (const handler of this.#exitHandlers.splice(0)) handler(this.exitInfo);
-      this.#notifyWaiters();
+      this.#waiters.notify();
     });
     this.#connection.listen();
   }
@@ -131,7 +109,7 @@ export class LspClient {
       await client.#process.exited;
       const stderr = client.#process.stderrTail(10);
       const reason = exitedEarly
-        ? client.#exitReason().replace(/^server /, "it ")
+        ? exitReason(client.exitInfo).replace(/^server /, "it ")
         : error instanceof Error
         ? error.message
         : String(error);
@@ -145,27 +123,15 @@ export class LspClient {
   }
 
   async #initialize() {
-    const params: proto.InitializeParams = {
-      processId: this.options.hideProcessId ? null : Deno.pid,
-      clientInfo: { name: "lspgate", version: "0.1.0" },
-      rootUri: this.options.rootUri,
-      rootPath: this.options.root,
-      workspaceFolders: [{ uri: this.options.rootUri, name: baseName(this.options.root) }],
-      capabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
-      initializationOptions: this.options.initializationOptions,
-    };
     const result = await this.#connection.sendRequest<proto.InitializeResult>(
       "initialize",
-      params,
+      initializeParams(this.options),
       { timeoutMs: this.options.startTimeoutMs },
     );
-    this.capabilities = result?.capabilities ?? {};
-    // clangd before 16 negotiates through its own `offsetEncoding` instead of positionEncoding.
-    this.encoding = negotiatedEncoding(
-      this.capabilities.positionEncoding ??
-        (result as { offsetEncoding?: unknown })?.offsetEncoding,
-    );
-    this.serverVersion = result?.serverInfo?.version;
+    const answer = initializeAnswer(result);
+    this.capabilities = answer.capabilities;
+    this.encoding = answer.encoding;
+    this.serverVersion = answer.serverVersion;
     await this.#connection.sendNotification("initialized", {});
     if (this.options.settings) {
       await this.#connection.sendNotification("workspace/didChangeConfiguration", {
@@ -243,11 +209,11 @@ export class LspClient {
       timeoutMs,
       signal,
     }).then((result) => {
-      this.#heard();
+      this.#hang.heard();
       return result;
     }, async (error) => {
       if (!(error instanceof LspGateError)) throw error;
-      if (error.code === "LSP_ERROR") this.#heard();
+      if (error.code === "LSP_ERROR") this.#hang.heard();
       if (error.code === "TIMEOUT") this.#timedOut(sentAt);
       if (error.code === "SERVER_EXITED") {
         const why = await this.#whyClosed(error);
@@ -270,23 +236,11 @@ export class LspClient {
     }
   }
 
-  /** Any message from the server shows it is alive. */
-  #heard() {
-    this.#silentTimeouts = 0;
-  }
-
-  /**
-   * Counts a timeout towards HANG_LIMIT, and kills the server when it is reached. Requests sent
-   * together that time out together (a diagnostics batch on a busy server) count once: only a
-   * request sent after the last counted timeout counts again.
-   */
+  /** Kills the server once timeouts in a row say it hangs (see HangWatch). */
   #timedOut(sentAt: number) {
-    if (sentAt < this.#lastSilentTimeoutAt) return;
-    this.#lastSilentTimeoutAt = performance.now();
-    this.#silentTimeouts++;
-    if (this.#silentTimeouts < HANG_LIMIT || this.exitInfo || this.#shuttingDown) return;
-    this.#killReason = `it stopped answering (${this.#silentTimeouts} requests in a row timed ` +
-      `out with no message from it)`;
+    const hangs = this.#hang.timedOut(sentAt);
+    if (!hangs || this.exitInfo || this.#shuttingDown) return;
+    this.#killReason = hangs;
     this.kill("SIGKILL");
   }
 
@@ -308,24 +262,20 @@ export class LspClient {
     if (this.#configurationGate) await this.#configurationGate.wait(CONFIGURATION_WAIT_MS);
     const step = await this.documents.sync(uri, languageId, text);
     if (step.kind === "unchanged") return step.doc;
-    // Nothing the server says while the new text is on its way speaks for it.
-    this.#synced.set(uri, { told: Infinity, at: Infinity });
-    this.#texts.set(uri, text);
+    this.#diagnostics.sending(uri, text);
     if (step.kind === "open") {
-      this.#firstOpenAt ??= performance.now();
+      this.#readiness.opened();
       await this.notify("textDocument/didOpen", {
         textDocument: { uri, languageId, version: step.doc.version, text },
       });
-      this.#synced.set(uri, this.#tell());
+      this.#diagnostics.sent(uri, false);
       for (const old of this.documents.oldest(MAX_OPEN_DOCUMENTS)) await this.closeDocument(old);
     } else {
       await this.notify("textDocument/didChange", {
         textDocument: { uri, version: step.doc.version },
         contentChanges: [{ text }],
       });
-      const told = this.#tell();
-      this.#synced.set(uri, told);
-      if (this.#affectsOthers(uri)) this.#generation = told.told;
+      this.#diagnostics.sent(uri, true);
     }
     return step.doc;
   }
@@ -334,94 +284,29 @@ export class LspClient {
   async closeDocument(uri: string): Promise<void> {
     if (!this.documents.get(uri)) return;
     this.documents.delete(uri);
-    this.#pushed.delete(pushKey(uri));
-    this.#synced.delete(uri);
-    this.#texts.delete(uri);
+    this.#diagnostics.forget(uri);
     await this.notify("textDocument/didClose", { textDocument: { uri } });
-    this.#tell();
+    this.#diagnostics.closed();
   }
 
   /** Tells the server files changed on disk that it does not have open. */
   async filesChanged(changes: { uri: string; type: 1 | 2 | 3 }[]): Promise<void> {
     if (changes.length === 0) return;
     await this.notify("workspace/didChangeWatchedFiles", { changes });
-    const told = this.#tell();
-    if (changes.some((change) => this.#affectsOthers(change.uri))) this.#generation = told.told;
-  }
-
-  /** Whether a change of `uri` can change other documents' diagnostics (see crossFilePattern). */
-  #affectsOthers(uri: string): boolean {
-    const pattern = this.options.crossFilePattern;
-    if (pattern === undefined) return true;
-    this.#crossFile ??= new RegExp(pattern);
-    return this.#crossFile.test(pushKey(uri));
-  }
-
-  /**
-   * Sends an open document again, unchanged, as its next version: the server checks it anew after
-   * every change told before, and publishes for it.
-   */
-  async #resend(uri: string): Promise<void> {
-    const text = this.#texts.get(uri);
-    const doc = text === undefined ? undefined : this.documents.touch(uri);
-    if (!doc) return;
-    this.#synced.set(uri, { told: Infinity, at: Infinity });
-    if (this.options.recheckByReopen) {
-      await this.notify("textDocument/didClose", { textDocument: { uri } });
-      await this.notify("textDocument/didOpen", {
-        textDocument: { uri, languageId: doc.languageId, version: doc.version, text },
-      });
-    } else {
-      await this.notify("textDocument/didChange", {
-        textDocument: { uri, version: doc.version },
-        contentChanges: [{ text }],
-      });
-    }
-    this.#synced.set(uri, this.#tell());
-  }
-
-  /** Counts one document or file notification as sent. */
-  #tell(): Told {
-    return { told: ++this.#told, at: performance.now() };
+    this.#diagnostics.filesChanged(changes.map((change) => change.uri));
   }
 
   /**
    * Waits until the server has loaded the project (see `readiness`), at most `timeoutMs`.
    * Resolves false when it has not, so callers can say the answer may be partial.
    */
-  async waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.options.readiness !== "progress" || this.#settled) return true;
-    if (this.options.readyLogMessage !== undefined) {
-      this.#settled = await this.#waitFor(() => this.#loggedReady, timeoutMs, signal);
-      return this.#settled;
-    }
-    if (this.options.quiescentNotification !== undefined) {
-      this.#settled = await this.#waitFor(() => this.#quiescent, timeoutMs, signal);
-      return this.#settled;
-    }
-    const deadline = performance.now() + timeoutMs;
-    const index = this.options.indexProgressToken;
-    if (index !== undefined && this.#firstOpenAt !== undefined && !this.#progress.indexBegun) {
-      const grace = this.#firstOpenAt + INDEX_START_GRACE_MS - performance.now();
-      await this.#waitFor(
-        () => this.#progress.indexBegun,
-        Math.max(1, Math.min(grace, timeoutMs)),
-        signal,
-      );
-    }
-    const ready = () => {
-      if (this.#firstOpenAt === undefined) return true;
-      if (this.#progress.size > 0) return false;
-      return index !== undefined || this.#settled;
-    };
-    const ok = await this.#waitFor(ready, Math.max(1, deadline - performance.now()), signal);
-    if (ok) this.#settled = true;
-    return ok;
+  waitReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    return this.#readiness.wait(timeoutMs, signal);
   }
 
   /** True once waitReady() answers true at once: readiness "immediate", or the project loaded. */
   get ready(): boolean {
-    return this.options.readiness !== "progress" || this.#settled;
+    return this.#readiness.ready;
   }
 
   /** Names of the work the server reports in progress (indexing and the like). */
@@ -434,163 +319,19 @@ export class LspClient {
     return this.supports("textDocument/diagnostic");
   }
 
-  /**
-   * Diagnostics of an open document for every change the server has been told of (its own and,
-   * but for a linter, every other file's): pulled afresh where the server offers it, else asked
-   * through the adapter's diagnostics hook, else the first push that arrived after the document
-   * was last sent (matching its version, where the server sends one). A document last sent before
-   * another file changed is sent again, unchanged, so the server checks it again now instead of at
-   * a time of its choosing.
-   */
-  async diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
-    const key = pushKey(uri);
-    const deadline = performance.now() + timeoutMs;
-    let doc = this.documents.get(uri);
-    if (!doc) throw new LspGateError("INTERNAL", `diagnostics asked for ${uri}, which is not open`);
-    if (this.pullsDiagnostics) {
-      try {
-        // A pull sent after the change notifications is answered after them.
-        return { status: "ok", items: await this.#pullDiagnostics(uri, timeoutMs, signal) };
-      } catch (error) {
-        if (!(error instanceof LspGateError) || error.code !== "LSP_ERROR") throw error;
-        // A server that advertised pull but answers MethodNotFound still pushes.
-      }
-    }
-    const asked = await askDiagnosticsHook({
-      uri,
-      options: this.options,
-      serverCapabilities: this.capabilities,
-      clientCapabilities: { ...CLIENT_CAPABILITIES, ...this.options.extraCapabilities },
-      request: <R>(method: string, params: unknown) =>
-        this.request<R>(method, params, {
-          timeoutMs: Math.max(1, deadline - performance.now()),
-          signal,
-        }),
-    }, timeoutMs);
-    if (asked) return asked;
-    // typescript-language-server hears of files changed on disk from tsserver's own watcher, and
-    // tsserver updates the open files' diagnostics 2.5 s later (delayEnsureProjectForOpenFiles);
-    // a document sent again is checked at once, and its push (or silence) is about the new state.
-    const stale = (this.#synced.get(uri)?.told ?? Infinity) < this.#generation;
-    if (stale && !this.options.fileScopedDiagnostics) {
-      await this.#resend(uri);
-      doc = this.documents.get(uri) ?? doc;
-    }
-    const version = doc.version;
-    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
-    const fresh = () => {
-      const pushed = this.#pushed.get(key);
-      if (!pushed || pushed.told < since.told) return undefined;
-      return pushed.version === undefined || pushed.version === version ? pushed : undefined;
-    };
-    // A server silent on clean files: once it kept quiet this long after the document was sent,
-    // with no work in progress, a clean last push (for an earlier text) still holds.
-    const stillClean = this.options.stillCleanAfterMs;
-    const cleanBefore = stillClean !== undefined && this.#pushed.get(key)?.items.length === 0;
-    const quietUntil = () =>
-      Math.max(since.at + (stillClean ?? 0), this.#progress.endedAt + DIAGNOSTICS_QUIET_MS);
-    // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
-    // stops pushing: a registration arriving while we wait switches to pulling.
-    const heard = () => fresh() !== undefined || this.pullsDiagnostics;
-    let pushed: PushedDiagnostics | undefined;
-    while (!(pushed = fresh()) && !this.pullsDiagnostics) {
-      const now = performance.now();
-      if (cleanBefore && now >= quietUntil() && this.#progress.size === 0) {
-        return { status: "ok", items: [] };
-      }
-      // Said as what happened: a crash or a cancel is not "not available yet".
-      if (this.exitInfo) throw this.#exitedError();
-      if (signal?.aborted) throw new LspGateError("CANCELLED", "the request was cancelled");
-      if (now >= deadline) {
-        return {
-          status: "timeout",
-          items: [],
-          reason: `diagnostics not available yet (timed out after ${timeoutMs} ms)`,
-        };
-      }
-      // Wake for a push, at the end of the quiet window, or when the work in progress ends.
-      const quietLeft = cleanBefore ? quietUntil() - now : Infinity;
-      const working = cleanBefore && quietLeft <= 0;
-      await this.#waitFor(
-        () => heard() || (working && this.#progress.size === 0),
-        Math.max(1, Math.min(deadline - now, quietLeft > 0 ? quietLeft : Infinity)),
-        signal,
-      );
-    }
-    if (!pushed) {
-      const left = Math.max(1, deadline - performance.now());
-      return { status: "ok", items: await this.#pullDiagnostics(uri, left, signal) };
-    }
-    // Some servers (biome, pyright in push mode) first push an empty set for a fresh version and
-    // the real one moments later: an empty push is trusted once it has stood one quiet window
-    // (an empty push of long ago, for a file asked again unchanged, is answered at once).
-    const emptyLeft = pushed.at + EMPTY_PUSH_WAIT_MS - performance.now();
-    if (pushed.version !== undefined && pushed.items.length === 0 && emptyLeft > 0) {
-      const first = pushed;
-      await this.#waitFor(
-        () => (this.#pushed.get(key)?.at ?? first.at) !== first.at,
-        Math.min(emptyLeft, Math.max(1, deadline - performance.now())),
-        signal,
-      );
-      pushed = fresh() ?? pushed;
-    }
-    if (pushed.version === undefined) {
-      // No version to match: let a burst of pushes (syntax, then semantic) settle.
-      while (performance.now() < deadline) {
-        const seen = pushed.at;
-        await delay(DIAGNOSTICS_QUIET_MS, signal);
-        pushed = this.#pushed.get(key) ?? pushed;
-        if (pushed.at === seen) break;
-      }
-    }
-    return { status: "ok", items: pushed.items };
+  /** Diagnostics of an open document, current for every change told (see ClientDiagnostics). */
+  diagnostics(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<RawDiagnostics> {
+    return this.#diagnostics.diagnostics(uri, timeoutMs, signal);
   }
 
-  /**
-   * Waits (at most `timeoutMs`) until the server has pushed, for the document as last sent, a set
-   * holding each of `items` (same range and code): what it keeps of its own diagnostics is then
-   * current. False on timeout. typescript-language-server answers code actions from its own
-   * diagnostics, not the request's, while its check of a change is pending
-   * (TypeScriptQuickFixProvider): asked right after an edit, it listed no quick fixes. A push
-   * without a version that arrives after a change may still be of the text before it, hence the
-   * items.
-   */
+  /** Waits until the server's own diagnostics of `uri` hold `items` (see ClientDiagnostics). */
   published(
     uri: string,
     items: proto.Diagnostic[],
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<boolean> {
-    const doc = this.documents.get(uri);
-    if (!doc || items.length === 0 || this.pullsDiagnostics) return Promise.resolve(true);
-    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
-    const key = pushKey(uri);
-    const place = (d: proto.Diagnostic) =>
-      `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:` +
-      `${d.range.end.character}:${d.code ?? ""}`;
-    const wanted = items.map(place);
-    const holds = () => {
-      const pushed = this.#pushed.get(key);
-      if (!pushed || pushed.told < since.told) return false;
-      if (pushed.version !== undefined && pushed.version !== doc.version) return false;
-      const have = new Set(pushed.items.map(place));
-      return wanted.every((w) => have.has(w));
-    };
-    return this.#waitFor(holds, Math.max(1, timeoutMs), signal);
-  }
-
-  async #pullDiagnostics(uri: string, timeoutMs: number, signal?: AbortSignal) {
-    const previous = this.#pulled.get(uri);
-    const report = await this.request<proto.DocumentDiagnosticReport>(
-      "textDocument/diagnostic",
-      { textDocument: { uri }, previousResultId: previous?.resultId },
-      { timeoutMs, signal },
-    );
-    if (report?.kind === "unchanged" && previous) return previous.items;
-    const items = (report as proto.FullDocumentDiagnosticReport)?.items ?? [];
-    this.#pulled.set(uri, { resultId: report?.resultId, items });
-    this.#health.observe("textDocument/publishDiagnostics", { uri, diagnostics: items });
-    return items;
+    return this.#diagnostics.published(uri, items, { timeoutMs, signal });
   }
 
   /** A snapshot for `status`. */
@@ -636,21 +377,8 @@ export class LspClient {
     this.#process.kill(signal);
   }
 
-  #exitReason(): string {
-    const info = this.exitInfo;
-    if (!info) return "connection closed";
-    if (info.reason) return `server was killed: ${info.reason}`;
-    return info.signal ? `server killed by ${info.signal}` : `server exited with code ${info.code}`;
-  }
-
   #exitedError(): LspGateError {
-    const stderr = this.exitInfo?.stderr ?? [];
-    return new LspGateError(
-      "SERVER_EXITED",
-      `${this.options.serverName} ${this.#exitReason().replace(/^server /, "")}` +
-        (stderr.length ? `; last stderr lines:\n${stderr.slice(-5).join("\n")}` : ""),
-      { server: this.options.serverName, stderr },
-    );
+    return exitedError(this.options.serverName, this.exitInfo);
   }
 
   #answerServerRequest(method: string, params: unknown): unknown {
@@ -661,59 +389,16 @@ export class LspClient {
       register: (id, registration) => {
         if (registration) this.#registrations.set(id, registration);
         else this.#registrations.delete(id);
-        this.#notifyWaiters();
+        this.#waiters.notify();
       },
     });
   }
 
   #onNotification(method: string, params: unknown) {
     this.#health.observe(method, params);
-    if (method === "textDocument/publishDiagnostics") {
-      const p = params as proto.PublishDiagnosticsParams;
-      if (typeof p?.uri !== "string") return;
-      this.#pushed.set(pushKey(p.uri), {
-        version: typeof p.version === "number" ? p.version : undefined,
-        items: Array.isArray(p.diagnostics) ? p.diagnostics : [],
-        at: performance.now(),
-        told: this.#told,
-      });
-      if (this.#firstOpenAt !== undefined) this.#settled = true;
-    } else if (method === "window/logMessage" && this.options.readyLogMessage !== undefined) {
-      const message = (params as { message?: unknown })?.message;
-      if (typeof message === "string" && new RegExp(this.options.readyLogMessage).test(message)) {
-        this.#loggedReady = true;
-      }
-    } else if (method === this.options.quiescentNotification) {
-      this.#quiescent = (params as { quiescent?: unknown })?.quiescent === true;
-    } else if (method === "$/progress") {
-      const kind = this.#progress.observe(params, this.options.indexProgressToken);
-      if (kind === "end" && this.#firstOpenAt !== undefined) this.#settled = true;
-    }
-    this.#notifyWaiters();
-  }
-
-  #notifyWaiters() {
-    for (const waiter of [...this.#waiters]) waiter();
-  }
-
-  /** Resolves true as soon as `predicate` holds, false on timeout, exit or abort. */
-  #waitFor(predicate: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (predicate()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const finish = (value: boolean) => {
-        clearTimeout(timer);
-        this.#waiters.delete(check);
-        signal?.removeEventListener("abort", onAbort);
-        resolve(value);
-      };
-      const check = () => {
-        if (predicate()) finish(true);
-        else if (this.exitInfo) finish(false);
-      };
-      const onAbort = () => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      this.#waiters.add(check);
-      signal?.addEventListener("abort", onAbort);
-    });
+    // A push that names no document is no push: nothing to note, nobody to wake.
+    if (method === "textDocument/publishDiagnostics" && !this.#diagnostics.pushed(params)) return;
+    this.#readiness.observe(method, params);
+    this.#waiters.notify();
   }
 }

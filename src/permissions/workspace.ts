@@ -1,4 +1,5 @@
-// The one module that can vouch for a path: every read and write of the tool goes through here.
+// The one module that can vouch for a path: every read and write of the tool goes through here
+// (realize.ts walks a path for it, path_errors.ts words its refusals; neither makes a WorkspacePath).
 import { posix } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspGateError, toLspGateError } from "../errors.ts";
@@ -7,6 +8,8 @@ import { GlobMatcher } from "./glob.ts";
 import { isWithin, show, toAbsolute } from "./paths.ts";
 import type { Access } from "./policy.ts";
 import { walkFiles } from "./walk.ts";
+import { ownerOf, realize } from "./realize.ts";
+import { checkNameLengths, insideError, outsideError } from "./path_errors.ts";
 
 declare const brand: unique symbol;
 
@@ -49,12 +52,6 @@ export interface ReadTextOptions {
   /** Largest file read, in bytes (default 64 MiB); larger is INVALID_INPUT. */
   maxBytes?: number;
 }
-
-/** Symlink hops followed by hand (through dangling links) before giving up as a loop. */
-const MAX_LINK_HOPS = 40;
-
-/** Longest file name (one path component) in bytes on the file systems lspgate runs on. */
-const MAX_NAME_BYTES = 255;
 
 /** The workspace boundary: resolves inputs to WorkspacePaths and does the tool's file I/O. */
 export class WorkspaceRoot {
@@ -103,7 +100,7 @@ export class WorkspaceRoot {
 
   /** Whether a real absolute path lies in the root or a read-only root (lexical; no disk access). */
   isInside(path: string): boolean {
-    return posix.isAbsolute(path) && this.#ownerOf(posix.normalize(path)) !== undefined;
+    return posix.isAbsolute(path) && ownerOf(posix.normalize(path), this) !== undefined;
   }
 
   /** The path relative to the root with `/` when inside it (`.` for the root), else unchanged. */
@@ -180,7 +177,7 @@ export class WorkspaceRoot {
       await this.#ensureFolder(folder, p);
       await writeAtomic(target, new TextEncoder().encode(text), async () => {
         if ((await Deno.realPath(folder)) !== folder) {
-          throw this.#outside(p);
+          throw outsideError(p, this.path);
         }
       });
     } catch (error) {
@@ -196,7 +193,7 @@ export class WorkspaceRoot {
     const { mustExist = true, access = "read" } = options;
     try {
       checkNameLengths(lexical, input);
-      const { real, exists } = await this.#realize(lexical, input);
+      const { real, exists } = await realize(lexical, input, this);
       this.#checkContained(real, input, access);
       if (!exists && mustExist) {
         const looked = isWithin(real, this.path) && this.relative(real) !== input
@@ -223,130 +220,12 @@ export class WorkspaceRoot {
   async #ensureFolder(folder: string, input: string): Promise<void> {
     await Deno.mkdir(folder, { recursive: true });
     const real = await Deno.realPath(folder);
-    if (real !== folder) throw this.#outside(input);
-  }
-
-  /**
-   * The real path of `lexical` and whether it exists. An existing path is realpath'd; anything
-   * else is walked again one component at a time (lstat, readlink) to learn why. A failure is
-   * judged by where the walk stood: inside a root it is the caller's to hear (a missing file, a
-   * file used as a folder, a loop, a refusal by the OS); outside, every failure is the same
-   * OUTSIDE_WORKSPACE as an existing path there would be.
-   *
-   * Architecture Invariant: nothing found outside the roots changes what a refusal says.
-   */
-  async #realize(lexical: string, input: string): Promise<{ real: string; exists: boolean }> {
-    try {
-      // In the thread: realpath opens nothing (a FIFO cannot block it), and every request resolves
-      // its file; the walk below, for what does not resolve, stays asynchronous.
-      return { real: Deno.realPathSync(lexical), exists: true };
-    } catch {
-      // Missing, denied, a loop, a magic link (/proc/self/fd/N): the walk says which, and where.
-    }
-    let [current, parts] = this.#start(lexical);
-    let hops = 0;
-    const failed = (error: unknown): LspGateError =>
-      this.#ownerOf(current) === undefined ? this.#outside(input) : this.#insideError(error, input);
-    while (parts.length > 0) {
-      const part = parts.shift()!;
-      if (part === "" || part === ".") continue;
-      if (part === "..") {
-        current = posix.dirname(current);
-        continue;
-      }
-      const next = posix.join(current, part);
-      let info: Deno.FileInfo;
-      try {
-        info = await Deno.lstat(next);
-      } catch (error) {
-        if (this.#ownerOf(current) !== undefined && error instanceof Deno.errors.NotFound) {
-          // Missing from here on: no symlink can hide in what does not exist.
-          return { real: posix.join(next, ...parts), exists: false };
-        }
-        throw failed(error);
-      }
-      if (info.isSymlink) {
-        if (++hops > MAX_LINK_HOPS) throw failed(new Deno.errors.FilesystemLoop());
-        let target: string;
-        try {
-          target = await Deno.readLink(next);
-        } catch (error) {
-          throw failed(error);
-        }
-        // A link (dangling or not) is judged by where it points, not where it sits.
-        const [from, rest] = target.startsWith("/")
-          ? this.#start(target)
-          : [current, target.split("/")];
-        current = from;
-        parts = [...rest, ...parts];
-        continue;
-      }
-      current = next;
-      if (!info.isDirectory && parts.some((p) => p !== "" && p !== ".")) {
-        if (this.#ownerOf(current) === undefined) throw this.#outside(input);
-        const message = `${show(input)} cannot exist: ${
-          this.#name(current)
-        } is a file, not a folder.`;
-        throw new LspGateError("FILE_NOT_FOUND", message, { path: input });
-      }
-    }
-    return { real: current, exists: true };
-  }
-
-  /** Where a walk of `path` starts: at the root it begins with (known real), else at `/`. */
-  #start(path: string): [string, string[]] {
-    const parts = path.split("/");
-    const roots = [this.path, ...this.readOnlyRoots].sort((a, b) => b.length - a.length);
-    for (const root of roots) {
-      const prefix = root.split("/");
-      if (prefix.every((segment, i) => parts[i] === segment)) {
-        return [root, parts.slice(prefix.length)];
-      }
-    }
-    return ["/", parts];
-  }
-
-  /** A path inside a root as messages may show it: relative to the workspace when inside it. */
-  #name(real: string): string {
-    return isWithin(real, this.path) ? this.relative(real) : real;
-  }
-
-  /** A file-system error met inside a root, said as the caller can act on it. */
-  #insideError(error: unknown, input: string): LspGateError {
-    if (error instanceof LspGateError) return error;
-    if (error instanceof Deno.errors.FilesystemLoop) return loop(input);
-    if (error instanceof Deno.errors.NotADirectory) {
-      const message = `${show(input)} cannot exist: a part of it is a file, not a folder.`;
-      return new LspGateError("FILE_NOT_FOUND", message, { path: input });
-    }
-    if (error instanceof Deno.errors.PermissionDenied) {
-      return new LspGateError(
-        "PERMISSION_DENIED",
-        `The operating system denied access to ${show(input)}: ${(error as Error).message}`,
-        { path: input },
-      );
-    }
-    if ((error as { code?: string }).code === "ENAMETOOLONG") return tooLong(input);
-    if (error instanceof Deno.errors.NotFound) {
-      return new LspGateError("FILE_NOT_FOUND", `${show(input)} does not exist.`, { path: input });
-    }
-    return toLspGateError(error);
-  }
-
-  #ownerOf(real: string): { root: string; writable: boolean } | undefined {
-    // The most specific root wins: a read-only folder inside the root stays read-only.
-    let owner: { root: string; writable: boolean } | undefined;
-    for (const root of [this.path, ...this.readOnlyRoots]) {
-      if (isWithin(real, root) && (owner === undefined || root.length > owner.root.length)) {
-        owner = { root, writable: root === this.path };
-      }
-    }
-    return owner;
+    if (real !== folder) throw outsideError(input, this.path);
   }
 
   #checkContained(real: string, input: string, access: Access): void {
-    const owner = this.#ownerOf(real);
-    if (owner === undefined) throw this.#outside(input);
+    const owner = ownerOf(real, this);
+    if (owner === undefined) throw outsideError(input, this.path);
     if (access !== "read" && !owner.writable) {
       // Where in the read-only root is not said: the caller's own input is all a refusal echoes.
       throw new LspGateError(
@@ -358,18 +237,6 @@ export class WorkspaceRoot {
     }
   }
 
-  /**
-   * The one refusal for a path outside: the caller's input and the root, nothing found on the way,
-   * so it reads the same whether the target exists, is a link, a loop, or is denied.
-   */
-  #outside(input: string): LspGateError {
-    return new LspGateError(
-      "OUTSIDE_WORKSPACE",
-      `${show(input)} is outside the workspace ${this.path}.`,
-      { path: input },
-    );
-  }
-
   /** Turns a file-system error into an LspGateError; a denied path outside the root is OUTSIDE_WORKSPACE. */
   #fsError(error: unknown, input: string, lexical: string): LspGateError {
     if (error instanceof LspGateError) return error;
@@ -377,31 +244,10 @@ export class WorkspaceRoot {
     const denied = error instanceof Deno.errors.NotCapable ||
       error instanceof Deno.errors.PermissionDenied;
     if (!inside && (denied || error instanceof Deno.errors.FilesystemLoop)) {
-      return this.#outside(input);
+      return outsideError(input, this.path);
     }
-    return this.#insideError(error, input);
+    return insideError(error, input);
   }
-}
-
-/** Refuses a path with a name longer than a file system allows (255 bytes), before any disk access. */
-function checkNameLengths(lexical: string, input: string): void {
-  const encoder = new TextEncoder();
-  // Judged on the input alone: the OS would say so only for names under a folder that exists.
-  if (lexical.split("/").some((name) => encoder.encode(name).length > MAX_NAME_BYTES)) {
-    throw tooLong(input);
-  }
-}
-
-function tooLong(input: string): LspGateError {
-  return new LspGateError("INVALID_INPUT", `${show(input)} has a file name that is too long.`, {
-    path: input,
-  });
-}
-
-function loop(input: string): LspGateError {
-  return new LspGateError("INVALID_INPUT", `${show(input)} goes through a symbolic link loop.`, {
-    path: input,
-  });
 }
 
 async function realFolder(dir: string): Promise<string | undefined> {

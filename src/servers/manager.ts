@@ -1,23 +1,21 @@
-import { toFileUrl } from "./uri.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
-import { LspClient } from "../lsp/client.ts";
-import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
-import { WorkerClient } from "../lsp/worker_client.ts";
+import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "./adapter.ts";
-import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
+import type { Pick } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
-import type { ChangeTracking, FileChange } from "./watcher.ts";
-import { isWatched } from "./watched.ts";
-import { clientOptions } from "./server_options.ts";
-import { checkProgram } from "./check_program.ts";
+import type { FileChange } from "./watcher.ts";
 import { overlayLock } from "./overlay_lock.ts";
+import { toFileUrl } from "./uri.ts";
 export { mergeSettings } from "./server_options.ts";
 import { budgetServers, readProcesses } from "./memory.ts";
+import { PickCache } from "./pick_cache.ts";
+import { DiskSync } from "./disk_sync.ts";
+import { ServerStarter } from "./server_start.ts";
+import { idleCheckMs, recordExit, startRefusal, stopIdle, stopServer } from "./lifecycle.ts";
 
 import type {
   AcquireOptions,
   ChangeListener,
-  CommandWrapper,
   Lease,
   ManagerOptions,
   MemoryReport,
@@ -37,41 +35,31 @@ export type {
   ServerState,
 } from "./manager_types.ts";
 
-const FAILED_START_MEMORY_MS = 30_000;
-const MAX_CACHED_PICKS = 10_000;
-const MAX_OPENED_ON_CHANGE = 16;
-const CRASH_WINDOW_MS = 180_000;
-const MAX_CRASHES = 5;
-const IDLE_CHECK_MIN_MS = 50;
-const IDLE_CHECK_MAX_MS = 30_000;
-
 /** Starts servers lazily per (adapter, root), reuses them, restarts crashed ones, stops them all. */
 export class ServerManager {
   readonly #entries = new Map<string, ServerEntry>();
-  /**
-   * Adapter choices per file, kept while the watcher follows changes: what decides them (root
-   * markers, their contents) only changes with a file created, deleted, or a marker edited.
-   */
-  readonly #picks = new Map<string, Promise<Pick | undefined>>();
-  readonly #linterPicks = new Map<string, Promise<Pick[]>>();
-  readonly #markers: ReadonlySet<string>;
+  readonly #picks: PickCache;
   readonly #locks = new DocumentLocks();
+  readonly #disk: DiskSync;
+  readonly #starter: ServerStarter;
   #idleTimer?: ReturnType<typeof setInterval>;
   #closed = false;
-  /** Each running client's sandbox cleanup, run once when it exits or is stopped. */
-  readonly #cleanups = new Map<ServerClient, () => Promise<void>>();
   readonly #changeListeners = new Set<ChangeListener>();
   #leaveBudget?: () => Promise<void>;
   #memory: MemoryReport = { rssMiB: new Map() };
 
   constructor(readonly options: ManagerOptions) {
-    this.#markers = new Set(
-      options.adapters.flatMap((a) => [...a.rootMarkers, ...(a.workspaceMarkers ?? [])]),
-    );
+    this.#picks = new PickCache(options);
+    this.#disk = new DiskSync(options, this.#locks, (file) => this.pick(file));
+    this.#starter = new ServerStarter(options, {
+      closed: () => this.#closed,
+      reopen: (entry, client, paths) => this.#disk.reopen(entry, client, paths),
+      exited: (entry, client, info) => recordExit(entry, client, info, options.telemetry),
+    });
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
         () => this.#stopIdle().catch(() => {}),
-        Math.min(IDLE_CHECK_MAX_MS, Math.max(IDLE_CHECK_MIN_MS, options.idleShutdownMs / 4)),
+        idleCheckMs(options.idleShutdownMs),
       );
     }
     this.#leaveBudget = options.budget?.join({
@@ -85,53 +73,7 @@ export class ServerManager {
 
   /** The adapter and root for a file, or undefined when no adapter handles its type. */
   pick(file: string): Promise<Pick | undefined> {
-    return this.#cached(this.#picks, file, () => {
-      const adapters = this.options.adapters.filter((a) =>
-        !this.options.serverConfig?.[a.id]?.disabled
-      );
-      return pickAdapter(file, this.options.workspace, adapters);
-    });
-  }
-
-  /** `choose()` for `file`, remembered while the watcher follows changes (see #picks). */
-  #cached<T>(cache: Map<string, Promise<T>>, file: string, choose: () => Promise<T>): Promise<T> {
-    if (this.#tracking() === "off") return choose();
-    let choice = cache.get(file);
-    if (!choice) {
-      // A bound on memory for a session that queries very many files.
-      if (cache.size >= MAX_CACHED_PICKS) cache.clear();
-      choice = choose();
-      cache.set(file, choice);
-      choice.catch(() => cache.delete(file));
-    }
-    return choice;
-  }
-
-  /**
-   * Whether a file whose recorded state the watcher has not marked is known unchanged without a
-   * look at the disk: only when the watcher is exact and covers the file (inside the root,
-   * outside the heavy folders). With `statMatches` (its size and mtime are as recorded), a
-   * best-effort watcher is enough too: it marks a same-size rewrite within the same mtime tick
-   * as soon as it reads the event, which it has almost always done by the time a query comes.
-   */
-  #unchanged(path: string, statMatches = false): boolean {
-    const tracking = this.#tracking();
-    const enough = tracking === "exact" || (statMatches && tracking === "best effort");
-    return enough && isWatched(this.options.workspace, path);
-  }
-
-  #tracking(): ChangeTracking {
-    return this.options.changeTracking?.() ?? "off";
-  }
-
-  /** Forgets adapter choices a change may have changed: a file created or deleted, a marker edited. */
-  #forgetPicks(changes: readonly FileChange[]) {
-    const decisive = changes.some((c) =>
-      c.type !== 2 || this.#markers.has(c.path.slice(c.path.lastIndexOf("/") + 1))
-    );
-    if (!decisive) return;
-    this.#picks.clear();
-    this.#linterPicks.clear();
+    return this.#picks.pick(file);
   }
 
   /** Every known server. */
@@ -173,12 +115,7 @@ export class ServerManager {
     signal?: AbortSignal,
     options: AcquireOptions = {},
   ): Promise<{ leases: Lease[]; failures: { server: string; error: LspGateError }[] }> {
-    const picks = await this.#cached(this.#linterPicks, file, () => {
-      const adapters = this.options.adapters.filter((a) =>
-        !this.options.serverConfig?.[a.id]?.disabled
-      );
-      return pickLinters(file, this.options.workspace, adapters);
-    });
+    const picks = await this.#picks.linters(file);
     const leases: Lease[] = [];
     const failures: { server: string; error: LspGateError }[] = [];
     await Promise.all(picks.map(async (pick) => {
@@ -217,7 +154,7 @@ export class ServerManager {
     try {
       const client = await this.#clientOf(entry);
       signal?.throwIfAborted();
-      await this.#refreshOpenDocuments(entry, client, file);
+      await this.#disk.refresh(entry, client, file);
       const { uri, text } = await this.syncFile(entry, client, file, pick.languageId);
       return {
         entry,
@@ -241,34 +178,13 @@ export class ServerManager {
   }
 
   /** Makes the server's view of `file` equal the disk; returns its URI and text. */
-  async syncFile(
+  syncFile(
     entry: ServerEntry,
     client: ServerClient,
     file: string,
     languageId?: string,
   ): Promise<{ uri: string; text: string }> {
-    const uri = toFileUrl(file);
-    // stat before reading: a write in between then shows as a change on the next query. A stat
-    // (never an open: a FIFO cannot block it) in the thread, not a hop to Deno's blocking pool:
-    // a few microseconds where the hop costs tens, on every query.
-    const stat = Deno.statSync(file);
-    const mtime = stat.mtime?.getTime() ?? 0;
-    const current = entry.state.kind === "running" && entry.state.client === client;
-    const known = entry.disk.get(uri);
-    if (
-      current && known && known.mtime === mtime && known.size === stat.size &&
-      client.documents.get(uri)?.version === known.version && this.#unchanged(known.path, true)
-    ) {
-      return { uri, text: known.text };
-    }
-    const text = await this.options.readFile(file);
-    languageId ??= languageIdOf(entry.adapter, file) ?? "plaintext";
-    const doc = await client.syncDocument(uri, languageId, text);
-    // A request still holding a server that has since been replaced must not record its state.
-    if (entry.state.kind === "running" && entry.state.client === client) {
-      entry.disk.set(uri, { path: file, mtime, size: stat.size, text, version: doc.version });
-    }
-    return { uri, text };
+    return this.#disk.syncFile(entry, client, file, languageId);
   }
 
   /**
@@ -298,46 +214,18 @@ export class ServerManager {
   /** Tells every running server of a root about files changed on disk (from the watcher). */
   async filesChanged(changes: FileChange[]): Promise<void> {
     for (const listener of this.#changeListeners) listener(changes);
-    this.#forgetPicks(changes);
+    this.#picks.forget(changes);
     for (const entry of this.#entries.values()) {
       if (entry.state.kind !== "running") continue;
       const mine = changes.filter((c) => c.path.startsWith(entry.root + "/"));
       const client = entry.state.client;
       const notOpen = mine.filter((c) => !client.documents.get(toFileUrl(c.path)));
-      // An open one is re-read before the next query, even if its size and mtime look the same.
-      for (const change of mine) {
-        const known = entry.disk.get(toFileUrl(change.path));
-        if (known) known.mtime = Number.NaN;
-      }
+      this.#disk.markChanged(entry, mine);
       try {
         await client.filesChanged(notOpen.map((c) => ({ uri: toFileUrl(c.path), type: c.type })));
-        if (entry.adapter.openChangedFiles) await this.#openChanged(entry, client, notOpen);
+        if (entry.adapter.openChangedFiles) await this.#disk.openChanged(entry, client, notOpen);
       } catch {
         // A server that died meanwhile is restarted on its next use.
-      }
-    }
-  }
-
-  /**
-   * For a server that learns of changes on disk only from its own file watcher (see
-   * Adapter.openChangedFiles): the files of its languages that changed are opened in it, so the
-   * change reaches it before the next query, in order. A batch larger than a few files (a
-   * codemod, a checkout) is left to the server's watcher.
-   */
-  async #openChanged(entry: ServerEntry, client: ServerClient, changes: FileChange[]) {
-    const files = changes.filter((c) =>
-      c.type !== 3 && languageIdOf(entry.adapter, c.path) !== undefined &&
-      !this.#locks.isExclusive(c.path)
-    );
-    if (files.length === 0 || files.length > MAX_OPENED_ON_CHANGE) return;
-    for (const change of files) {
-      // Only this server's own files: one of a nested project belongs to that project's server.
-      const pick = await this.pick(change.path).catch(() => undefined);
-      if (pick?.adapter.id !== entry.adapter.id || pick.root !== entry.root) continue;
-      try {
-        await this.syncFile(entry, client, change.path);
-      } catch {
-        // Gone again, or refused by the boundary: the server's own watcher tells it.
       }
     }
   }
@@ -349,10 +237,7 @@ export class ServerManager {
   changesLost(): void {
     for (const listener of this.#changeListeners) listener("lost");
     this.#picks.clear();
-    this.#linterPicks.clear();
-    for (const entry of this.#entries.values()) {
-      for (const known of entry.disk.values()) known.mtime = Number.NaN;
-    }
+    for (const entry of this.#entries.values()) this.#disk.markAllChanged(entry);
   }
 
   /** Stops one server (by key) or all, and lets the next request start them afresh. */
@@ -405,141 +290,21 @@ export class ServerManager {
     const state = entry.state;
     if (state.kind === "running" && !state.client.exited) return Promise.resolve(state.client);
     if (entry.starting) return entry.starting;
-    if (state.kind === "disabled") {
-      return Promise.reject(
-        new LspGateError(
-          "SERVER_EXITED",
-          `${entry.key} is not restarted: ${state.reason}. Use the restart action to try again.`,
-          { server: entry.key },
-        ),
-      );
-    }
-    if (state.kind === "failed" && Date.now() - state.at < FAILED_START_MEMORY_MS) {
-      return Promise.reject(state.error);
-    }
+    const refused = startRefusal(entry);
+    if (refused) return Promise.reject(refused);
     if (state.kind === "crashed" || state.kind === "running") entry.restarts++;
     entry.state = { kind: "starting", since: Date.now() };
-    entry.starting = this.#start(entry).finally(() => entry.starting = undefined);
+    entry.starting = this.#starter.start(entry).finally(() => entry.starting = undefined);
     return entry.starting;
   }
 
-  async #start(entry: ServerEntry): Promise<ServerClient> {
-    const config = this.options.serverConfig?.[entry.adapter.id];
-    const telemetry = this.options.telemetry;
-    const startedAt = performance.now();
-    telemetry?.emit("server.start", { server: entry.adapter.id, root: entry.root });
-    let wrapped: Awaited<ReturnType<CommandWrapper>> | undefined;
-    try {
-      const trusted = (this.options.trustedRoots ?? []).some((t) =>
-        entry.root === t || entry.root.startsWith(t + "/")
-      );
-      const command = await entry.adapter.resolve({
-        root: entry.root,
-        workspace: this.options.workspace,
-        configuredCommand: config?.command,
-        trusted,
-      });
-      await checkProgram(entry.adapter, command, this.options.workspace);
-      wrapped = this.options.wrap
-        ? await this.options.wrap(command, entry)
-        : { command: command.command };
-      const reopen = [...entry.disk.values()].map((known) => known.path);
-      entry.disk.clear();
-      const options = await clientOptions(entry, command, wrapped, {
-        ...this.options,
-        config,
-      });
-      // The client runs on this thread, the sandbox its wall (see permissions.md); `clientWorkers`
-      // puts it in a Worker allowed to spawn that one binary and nothing else.
-      const client = this.options.isolate
-        ? await WorkerClient.start(options, { run: [wrapped.command[0]] })
-        : await LspClient.start(options);
-      entry.state = { kind: "running", client, since: Date.now(), command };
-      telemetry?.emit("server.ready", {
-        server: entry.adapter.id,
-        pid: client.pid,
-        duration_ms: Math.round(performance.now() - startedAt),
-      });
-      const cleanup = wrapped.cleanup;
-      if (cleanup) {
-        let done: Promise<void> | undefined;
-        this.#cleanups.set(client, () => done ??= cleanup());
-      }
-      client.onExit((info) => {
-        this.#cleanup(client);
-        this.#onExit(entry, client, info);
-      });
-      if (this.#closed) await client.shutdown();
-      else await this.#reopen(entry, client, reopen);
-      this.options.budget?.check(true);
-      return client;
-    } catch (error) {
-      await wrapped?.cleanup?.();
-      const converted = toLspGateError(error);
-      entry.state = { kind: "failed", at: Date.now(), error: converted };
-      telemetry?.emit("server.exit", {
-        server: entry.adapter.id,
-        reason: "failed to start",
-        error: converted.code,
-        duration_ms: Math.round(performance.now() - startedAt),
-      });
-      throw converted;
-    }
+  #stop(entry: ServerEntry, reason: string): Promise<void> {
+    return stopServer(entry, reason, (c) => this.#starter.cleanup(c), this.options.telemetry);
   }
 
-  /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */
-  async #reopen(entry: ServerEntry, client: ServerClient, paths: string[]) {
-    for (const path of paths) {
-      try {
-        await this.syncFile(entry, client, path);
-      } catch {
-        // Deleted or unreadable since: the server is not told about it, as on a first start.
-      }
-    }
-  }
-
-  #onExit(entry: ServerEntry, client: ServerClient, info: ExitInfo) {
-    if (entry.state.kind !== "running" || entry.state.client !== client) return;
-    const now = Date.now();
-    entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-    const reason = info.reason ??
-      (info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`);
-    this.options.telemetry?.emit("server.exit", {
-      server: entry.adapter.id,
-      reason,
-      uptime_ms: now - entry.state.since,
-    });
-    entry.state = entry.crashes.length >= MAX_CRASHES
-      ? {
-        kind: "disabled",
-        reason: `it crashed ${entry.crashes.length} times in ${CRASH_WINDOW_MS / 60000} minutes ` +
-          `(last: ${reason})`,
-      }
-      : { kind: "crashed", at: now, reason, stderr: info.stderr };
-  }
-
-  async #cleanup(client: ServerClient): Promise<void> {
-    const cleanup = this.#cleanups.get(client);
-    if (!cleanup) return;
-    await cleanup();
-    this.#cleanups.delete(client);
-  }
-
-  async #stop(entry: ServerEntry, reason: string) {
-    const starting = entry.starting;
-    if (starting) await starting.catch(() => {});
-    const state = entry.state;
-    entry.disk.clear();
-    if (state.kind !== "running") return;
-    entry.state = { kind: "stopped", reason };
-    await state.client.shutdown();
-    // The process is gone: what its sandbox left (a scratch folder) goes before lspgate may exit.
-    await this.#cleanup(state.client);
-    this.options.telemetry?.emit("server.exit", {
-      server: entry.adapter.id,
-      reason,
-      uptime_ms: Date.now() - state.since,
-    });
+  #stopIdle(): Promise<void> {
+    const stop = (entry: ServerEntry, reason: string) => this.#stop(entry, reason);
+    return stopIdle(this.#entries.values(), this.options.idleShutdownMs ?? 0, stop);
   }
 
   /** The running servers' memory, as last measured, with the budget. Measures now when asked. */
@@ -563,48 +328,6 @@ export class ServerManager {
       budgetMiB: this.options.budget?.budgetMiB,
       over: this.options.budget?.over,
     };
-  }
-
-  async #stopIdle() {
-    const limit = this.options.idleShutdownMs ?? 0;
-    for (const entry of this.#entries.values()) {
-      if (entry.state.kind !== "running" || entry.inFlight > 0 || entry.starting) continue;
-      if (Date.now() - entry.lastUsed < limit) continue;
-      const idle = limit < 10_000 ? `${limit} ms` : `${Math.round(limit / 1000)} s`;
-      await this.#stop(entry, `unused for ${idle}`);
-    }
-  }
-
-  /** Re-syncs open documents another tool changed on disk, closes deleted ones. */
-  async #refreshOpenDocuments(entry: ServerEntry, client: ServerClient, except: string) {
-    await Promise.all([...entry.disk.entries()].map(async ([uri, known]) => {
-      // A file under an overlay is synced again, from the disk, when the overlay is released.
-      if (known.path === except || this.#locks.isExclusive(known.path)) return;
-      if (!client.documents.get(uri)) {
-        // Closed by the client (too many open) or never opened in this server: nothing to sync.
-        entry.disk.delete(uri);
-        return;
-      }
-      // Unmarked by an exact watcher: not changed since it was sent.
-      if (!Number.isNaN(known.mtime) && this.#unchanged(known.path)) return;
-      let stat: Deno.FileInfo;
-      try {
-        // In the thread (see syncFile): one per open document, on every query.
-        stat = Deno.statSync(known.path);
-      } catch {
-        entry.disk.delete(uri);
-        await client.closeDocument(uri);
-        await client.filesChanged([{ uri, type: 3 }]);
-        return;
-      }
-      if ((stat.mtime?.getTime() ?? 0) === known.mtime && stat.size === known.size) return;
-      try {
-        await this.syncFile(entry, client, known.path);
-      } catch {
-        entry.disk.delete(uri);
-        await client.closeDocument(uri);
-      }
-    }));
   }
 }
 

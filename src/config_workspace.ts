@@ -1,0 +1,158 @@
+// A workspace's own `.lspgate.jsonc`: what a repository may set (server settings, longer
+// timeouts), never what runs, and how it is layered under the user's config.
+import { z } from "zod";
+import {
+  configSchema,
+  type LspGateConfig,
+  type ServerConfig,
+  serverSchema,
+} from "./config_schema.ts";
+import {
+  configError,
+  isObject,
+  issueProblems,
+  parseJsonc,
+  type Problem,
+  unknownIdMessage,
+} from "./config_problems.ts";
+
+/** What a workspace's own `.lspgate.jsonc` may set: settings, never what runs. */
+export interface WorkspaceConfig {
+  file: string;
+  timeoutMs?: number;
+  startTimeoutMs?: number;
+  readyTimeoutMs?: number;
+  servers: Record<string, Pick<ServerConfig, "settings" | "initializationOptions">>;
+}
+
+/** The name of the config file a workspace may have at its root. */
+export const WORKSPACE_CONFIG = ".lspgate.jsonc";
+
+const WORKSPACE_TOP_KEYS = new Set(["timeoutMs", "startTimeoutMs", "readyTimeoutMs", "servers"]);
+const WORKSPACE_SERVER_KEYS = new Set(["settings", "initializationOptions"]);
+/**
+ * Setting names that choose a program, an interpreter or a place outside the project
+ * or its arguments (`python.pythonPath`, `bashIde.shellcheckPath`, `shellcheckArguments`,
+ * `tsserver.path`, `venvPath`, `extraPaths`…).
+ * Rationale: a denylist of every server's settings cannot be complete, so the names are matched
+ * by their shape; such settings belong in the user's own config.
+ */
+const PROGRAM_SETTING =
+  /(path|paths|dir|dirs|directory|command|cmd|args|arguments|executable|exe|binary|bin|interpreter|runtime|endpoint|url|uri|plugins?|tsdk|sdk|home|venv)$/i;
+
+/**
+ * Validates a workspace's `.lspgate.jsonc` text: it may set `settings` and
+ * `initializationOptions` of known servers and lengthen timeouts, nothing that decides what runs
+ * (`command`, `env`, `extensions`, roles, the sandbox…). Every problem names `file:line: key`.
+ */
+export function parseWorkspaceConfig(
+  text: string,
+  file: string,
+  knownServers: readonly string[],
+): WorkspaceConfig {
+  const { tree, json } = parseJsonc(text, file);
+  const problems: Problem[] = [];
+  const value = json ?? {};
+  if (!isObject(value)) {
+    problems.push({ path: [], message: "the config must be an object" });
+    throw configError(file, text, tree, problems);
+  }
+  const onlyUser = "only your own config may set it (--config, or " +
+    "~/.config/lspgate/config.jsonc): a repository does not choose what runs";
+  for (const key of Object.keys(value)) {
+    if (!WORKSPACE_TOP_KEYS.has(key)) {
+      const known = Object.hasOwn(configSchema.shape, key);
+      problems.push({
+        path: [key],
+        message: known ? `not allowed in a workspace config; ${onlyUser}` : "unknown key",
+        key: true,
+      });
+    }
+  }
+  const servers = value.servers;
+  if (isObject(servers)) {
+    for (const [id, entry] of Object.entries(servers)) {
+      if (!knownServers.includes(id)) {
+        problems.push({
+          path: ["servers", id],
+          message: unknownIdMessage(id, knownServers, false),
+          key: true,
+        });
+        continue;
+      }
+      if (!isObject(entry)) continue;
+      for (const key of Object.keys(entry)) {
+        if (WORKSPACE_SERVER_KEYS.has(key)) continue;
+        const known = Object.hasOwn(serverSchema.shape, key);
+        problems.push({
+          path: ["servers", id, key],
+          message: known ? `not allowed in a workspace config; ${onlyUser}` : "unknown key",
+          key: true,
+        });
+      }
+      for (const key of WORKSPACE_SERVER_KEYS) {
+        for (const path of programSettings(entry[key], ["servers", id, key])) {
+          problems.push({
+            path,
+            message: `names a program or a path; ${onlyUser} or reads outside it`,
+            key: true,
+          });
+        }
+      }
+    }
+  }
+  const schema = z.strictObject({
+    timeoutMs: configSchema.shape.timeoutMs.unwrap().optional(),
+    startTimeoutMs: configSchema.shape.startTimeoutMs.unwrap().optional(),
+    readyTimeoutMs: configSchema.shape.readyTimeoutMs.unwrap().optional(),
+    servers: z.record(
+      z.string(),
+      serverSchema.pick({ settings: true, initializationOptions: true }),
+    )
+      .optional(),
+  });
+  if (problems.length === 0) {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) problems.push(...parsed.error.issues.flatMap(issueProblems));
+    else return { file, ...parsed.data, servers: parsed.data.servers ?? {} };
+  }
+  throw configError(file, text, tree, problems);
+}
+
+/**
+ * The user's config with a workspace config applied: its server settings layered under the
+ * user's, its timeouts taken where longer (a big project may need more time; a repository cannot
+ * shorten what the user chose).
+ */
+export function withWorkspaceConfig(
+  config: LspGateConfig,
+  workspace: WorkspaceConfig | undefined,
+): LspGateConfig {
+  if (!workspace) return config;
+  const longer = (mine: number, theirs?: number) => Math.max(mine, theirs ?? 0);
+  return {
+    ...config,
+    timeoutMs: longer(config.timeoutMs, workspace.timeoutMs),
+    startTimeoutMs: longer(config.startTimeoutMs, workspace.startTimeoutMs),
+    readyTimeoutMs: longer(config.readyTimeoutMs, workspace.readyTimeoutMs),
+  };
+}
+
+/**
+ * Where inside a settings value something names a program, its arguments or a place outside the
+ * project: a key shaped like PROGRAM_SETTING, a key that is a path or URL (yaml.schemas maps
+ * schema URLs to globs), or a string that is an absolute path, `~`, `..` or a URL.
+ */
+function programSettings(value: unknown, at: (string | number)[]): (string | number)[][] {
+  if (typeof value === "string") return OUTSIDE_VALUE.test(value) ? [at] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => programSettings(item, [...at, i]));
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    PROGRAM_SETTING.test(key) || /[/:\\]/.test(key)
+      ? [[...at, key]]
+      : programSettings(inner, [...at, key])
+  );
+}
+
+/** A string value naming a place outside the project: absolute, home, parent, or a URL. */
+const OUTSIDE_VALUE = /^(\/|~|\.\.(\/|$)|[a-z][a-z0-9+.-]*:)/i;

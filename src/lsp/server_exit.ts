@@ -1,0 +1,49 @@
+// How a server ended, said the same way in every error, and when its silence means it hangs.
+import { LspGateError } from "../errors.ts";
+import type { ExitInfo } from "./server_client.ts";
+
+/** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
+const HANG_LIMIT = 3;
+
+/** How the server ended, in words ("server exited with code 1"); "connection closed" before. */
+export function exitReason(info: ExitInfo | undefined): string {
+  if (!info) return "connection closed";
+  if (info.reason) return `server was killed: ${info.reason}`;
+  return info.signal ? `server killed by ${info.signal}` : `server exited with code ${info.code}`;
+}
+
+/** The SERVER_EXITED error for a server that ended: how, and its last stderr lines. */
+export function exitedError(serverName: string, info: ExitInfo | undefined): LspGateError {
+  const stderr = info?.stderr ?? [];
+  return new LspGateError(
+    "SERVER_EXITED",
+    `${serverName} ${exitReason(info).replace(/^server /, "")}` +
+      (stderr.length ? `; last stderr lines:\n${stderr.slice(-5).join("\n")}` : ""),
+    { server: serverName, stderr },
+  );
+}
+
+/** Counts requests that timed out with no message from the server between, to tell a hang. */
+export class HangWatch {
+  #silentTimeouts = 0;
+  #lastSilentTimeoutAt = -Infinity;
+
+  /** Any message from the server shows it is alive. */
+  heard(): void {
+    this.#silentTimeouts = 0;
+  }
+
+  /**
+   * Counts a timeout towards HANG_LIMIT; at the limit, returns why the server is to be killed.
+   * Requests sent together that time out together (a diagnostics batch on a busy server) count
+   * once: only a request sent after the last counted timeout counts again.
+   */
+  timedOut(sentAt: number): string | undefined {
+    if (sentAt < this.#lastSilentTimeoutAt) return undefined;
+    this.#lastSilentTimeoutAt = performance.now();
+    this.#silentTimeouts++;
+    if (this.#silentTimeouts < HANG_LIMIT) return undefined;
+    return `it stopped answering (${this.#silentTimeouts} requests in a row timed ` +
+      `out with no message from it)`;
+  }
+}
