@@ -1,7 +1,7 @@
 // Starting one server: its command resolved (a project's own programs refused where they may not
 // run), wrapped in its sandbox, its client options, the client started; what the sandbox leaves
 // is cleaned up once the server exits.
-import { toLspGateError } from "../errors.ts";
+import { LspGateError, toLspGateError } from "../errors.ts";
 import { LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
@@ -56,9 +56,12 @@ export class ServerStarter {
       });
       // The client runs on this thread, the sandbox its wall (see permissions.md); `clientWorkers`
       // puts it in a Worker allowed to spawn that one binary and nothing else.
+      const binary = wrapped.command[0];
       const client = this.options.isolate
-        ? await WorkerClient.start(options, { run: [wrapped.command[0]] })
-        : await LspClient.start(options);
+        ? await WorkerClient.start(options, { run: [binary] })
+        : await LspClient.start(options).catch((error) => {
+          throw runDenied(error, options.serverName, binary);
+        });
       entry.state = { kind: "running", client, since: Date.now(), command };
       telemetry?.emit("server.ready", {
         server: entry.adapter.id,
@@ -99,4 +102,16 @@ export class ServerStarter {
     await cleanup();
     this.#cleanups.delete(client);
   }
+}
+
+/** A spawn Deno refused, said as the Worker's refusal is: the server, its binary, the flag. */
+function runDenied(error: unknown, server: string, binary: string): unknown {
+  const converted = toLspGateError(error);
+  if (converted.code !== "PERMISSION_DENIED") return error;
+  return new LspGateError(
+    "PERMISSION_DENIED",
+    `${server}'s binary ${binary} is outside lspgate's own Deno permissions: ` +
+      `${converted.message} (grant it with --allow-run=${binary})`,
+    { server, run: [binary] },
+  );
 }
