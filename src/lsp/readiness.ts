@@ -32,7 +32,11 @@ export class Readiness {
   /** Takes in a notification from the server (a push with a document, a log line, progress). */
   observe(method: string, params: unknown): void {
     if (method === "textDocument/publishDiagnostics") {
-      if (this.#firstOpenAt !== undefined) this.#settled = true;
+      // A push says the open file was analysed; where an index is followed (clangd) it says
+      // nothing of the index, which may still be running (incoming calls then come back empty).
+      if (this.#firstOpenAt !== undefined && this.options.indexProgressToken === undefined) {
+        this.#settled = true;
+      }
     } else if (method === "window/logMessage" && this.options.readyLogMessage !== undefined) {
       const message = (params as { message?: unknown })?.message;
       if (typeof message === "string" && new RegExp(this.options.readyLogMessage).test(message)) {

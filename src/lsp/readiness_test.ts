@@ -36,6 +36,14 @@ Deno.test("waitReady() with an index token waits for an index that starts after 
   assert.equal(await fake.loaded(), true);
 });
 
+Deno.test("waitReady() with an index token is not settled by the open file's push before the index", async () => {
+  await using fake = await start("index", { indexProgressToken: "backgroundIndexProgress" });
+  // The fake pushes the open file's diagnostics at once and begins its index 300 ms later.
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.equal(await fake.client.waitReady(5000), true);
+  assert.equal(await fake.loaded(), true);
+});
+
 Deno.test("waitReady() with an index token that never begins waits only its grace", async () => {
   await using fake = await start("never", { indexProgressToken: "backgroundIndexProgress" });
   const started = performance.now();
