@@ -122,6 +122,14 @@ export function watchWorkspace(
     worker?.postMessage(message);
   }
 
+  function removeQuietly(file: string) {
+    try {
+      Deno.removeSync(file);
+    } catch {
+      // Gone with its folder.
+    }
+  }
+
   function removeBarrier() {
     if (!barrier) return;
     try {
@@ -144,8 +152,10 @@ export function watchWorkspace(
     const done = new Promise<void>((resolve) => flushed.set(id, resolve));
     const file = barrier ? join(barrier, `b${id}`) : undefined;
     try {
-      if (file) await Deno.writeFile(file, new Uint8Array(), { createNew: true, mode: 0o600 });
-      else post({ type: "flush", id });
+      if (file) {
+        // In this thread: a hop to Deno's blocking pool and back would cost more than the write.
+        Deno.writeFileSync(file, new Uint8Array(), { createNew: true, mode: 0o600 });
+      } else post({ type: "flush", id });
     } catch {
       // The barrier folder was removed under us: fall back to a flush without it.
       barrier = undefined;
@@ -153,7 +163,7 @@ export function watchWorkspace(
     }
     await bounded(done);
     flushed.delete(id);
-    if (file) Deno.remove(file).catch(() => {});
+    if (file) removeQuietly(file);
   }
 
   // Flushes asked while a round is in flight share the one after it: that round starts after
