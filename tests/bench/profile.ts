@@ -10,6 +10,7 @@ import { ACTIONS as ACTION_TABLE } from "../../src/actions/table.ts";
 import { WorkspaceRoot } from "../../src/permissions/workspace.ts";
 import { ServerManager } from "../../src/servers/manager.ts";
 import { WorkerClient } from "../../src/lsp/worker_client.ts";
+import { LspClient } from "../../src/lsp/client.ts";
 import { copyWorkspace } from "./measure.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { locate } from "./sides.ts";
@@ -58,10 +59,18 @@ wrap(ServerManager.prototype, "pick", "manager.pick");
 wrap(ServerManager.prototype, "syncFile", "manager.syncFile");
 for (const method of ["request", "syncDocument", "waitReady", "diagnostics", "filesChanged"]) {
   wrap(WorkerClient.prototype, method, `worker.${method}`);
+  wrap(LspClient.prototype, method, `client.${method}`);
 }
 wrap(Deno, "stat", "Deno.stat");
 wrap(Deno, "realPath", "Deno.realPath");
 
+(globalThis as Record<string, unknown>).__prof = (label: string, ms: number) => {
+  if (!measuring) return;
+  const step = steps.get(label) ?? { ms: 0, calls: 0 };
+  step.ms += ms;
+  step.calls++;
+  steps.set(label, step);
+};
 const root = await copyWorkspace(folder, scenario);
 const session = await Session.open({
   root,
