@@ -16,6 +16,7 @@ import { BudgetPool } from "./servers/budget.ts";
 import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
+import { ASKED_WHILE_FLUSHING, runAfterFlush } from "./flushed_run.ts";
 
 /** The id a caller gave a request: echoed in its response. */
 export type RequestId = string | number | null;
@@ -215,13 +216,20 @@ export class Session {
       if (!decision.allow) {
         throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
       }
-      await untilCancelled(this.#watcher.flush(), controller.signal, key);
       const notes: ActionNote[] = this.#unsaid.splice(0).map((text) => ({
         text: `Note: ${text}`,
         details: { recovered: text },
       }));
+      const run = action.run.bind(action);
       const result = answerIn(
-        await this.#run(key, controller, notes, action.run.bind(action), input),
+        await runAfterFlush({
+          watcher: this.#watcher,
+          overlap: ASKED_WHILE_FLUSHING.has(name),
+          flush: () => untilCancelled(this.#watcher.flush(), controller.signal, key),
+          controller,
+          notes,
+          run: (attempt, attemptNotes) => this.#run(key, attempt, attemptNotes, run, input),
+        }),
         reading,
       );
       return {
@@ -249,16 +257,7 @@ export class Session {
     }
   }
 
-  #run(
-    key: string,
-    controller: AbortController,
-    notes: ActionNote[],
-    run: (
-      input: never,
-      context: ActionContext,
-    ) => Promise<{ text: string; details: Record<string, unknown> }>,
-    input: Record<string, unknown>,
-  ) {
+  #run(...[key, controller, notes, run, input]: RunArgs) {
     const timeoutMs = typeof input.timeout === "number"
       ? input.timeout
       : this.options.config.timeoutMs;
@@ -368,6 +367,18 @@ async function realFolders(paths: string[], workspace: string): Promise<string[]
  * `work`, or CANCELLED as soon as `signal` aborts (at once when it already has); `work` is left to
  * finish on its own, its failure ignored.
  */
+/** What #run takes: the request's key and controller, its notes, the action, its input. */
+type RunArgs = [
+  key: string,
+  controller: AbortController,
+  notes: ActionNote[],
+  run: (
+    input: never,
+    context: ActionContext,
+  ) => Promise<{ text: string; details: Record<string, unknown> }>,
+  input: Record<string, unknown>,
+];
+
 function untilCancelled<T>(work: Promise<T>, signal: AbortSignal, key: string): Promise<T> {
   work.catch(() => {});
   const cancelled = () => new LspGateError("CANCELLED", `request ${key} was cancelled`);
