@@ -4,7 +4,7 @@ import { LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import type { Adapter } from "./adapter.ts";
-import { languageIdOf, type Pick, pickAdapter, pickLinters } from "./pick.ts";
+import { languageIdOf, type Pick, pickAdapter, pickLinters, PickMemo } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
 import type { ChangeTracking, FileChange } from "./watcher.ts";
 import { isWatched } from "./watched.ts";
@@ -54,6 +54,8 @@ export class ServerManager {
    */
   readonly #picks = new Map<string, Promise<Pick | undefined>>();
   readonly #linterPicks = new Map<string, Promise<Pick[]>>();
+  /** Markers and installed servers, shared by the picks of every file (see PickMemo). */
+  readonly #pickMemo = new PickMemo();
   readonly #markers: ReadonlySet<string>;
   readonly #locks = new DocumentLocks();
   #idleTimer?: ReturnType<typeof setInterval>;
@@ -89,7 +91,8 @@ export class ServerManager {
       const adapters = this.options.adapters.filter((a) =>
         !this.options.serverConfig?.[a.id]?.disabled
       );
-      return pickAdapter(file, this.options.workspace, adapters);
+      const memo = this.#tracking() === "off" ? undefined : this.#pickMemo;
+      return pickAdapter(file, this.options.workspace, adapters, memo);
     });
   }
 
@@ -132,6 +135,7 @@ export class ServerManager {
     if (!decisive) return;
     this.#picks.clear();
     this.#linterPicks.clear();
+    this.#pickMemo.clear();
   }
 
   /** Every known server. */
@@ -177,7 +181,8 @@ export class ServerManager {
       const adapters = this.options.adapters.filter((a) =>
         !this.options.serverConfig?.[a.id]?.disabled
       );
-      return pickLinters(file, this.options.workspace, adapters);
+      const memo = this.#tracking() === "off" ? undefined : this.#pickMemo;
+      return pickLinters(file, this.options.workspace, adapters, memo);
     });
     const leases: Lease[] = [];
     const failures: { server: string; error: LspGateError }[] = [];
@@ -350,6 +355,7 @@ export class ServerManager {
     for (const listener of this.#changeListeners) listener("lost");
     this.#picks.clear();
     this.#linterPicks.clear();
+    this.#pickMemo.clear();
     for (const entry of this.#entries.values()) {
       for (const known of entry.disk.values()) known.mtime = Number.NaN;
     }
