@@ -149,13 +149,14 @@ try {
         );
       }
     }
-    Deno.exit(0);
   }
-  for (const request of Object.values(requests)) {
+  for (const request of values.fresh ? [] : Object.values(requests)) {
     for (let i = 0; i < 3; i++) await session.handle({ id: 0, ...request });
   }
-  console.log(`${scenario.name}, ${n} requests per action, mean ms per request (calls)\n`);
-  for (const [name, request] of Object.entries(requests)) {
+  if (!values.fresh) {
+    console.log(`${scenario.name}, ${n} requests per action, mean ms per request (calls)\n`);
+  }
+  for (const [name, request] of values.fresh ? [] : Object.entries(requests)) {
     steps.clear();
     measuring = true;
     for (let i = 0; i < n; i++) {
