@@ -21,6 +21,7 @@ import {
   untilCancelled,
 } from "./session_request.ts";
 export { budgetOf } from "./session_open.ts";
+import { ASKED_WHILE_FLUSHING, runAfterFlush } from "./flushed_run.ts";
 
 /** The id a caller gave a request: echoed in its response. */
 export type RequestId = string | number | null;
@@ -221,13 +222,20 @@ export class Session {
       if (!decision.allow) {
         throw new LspGateError("ACTION_NOT_ALLOWED", decision.reason, { action: name, access });
       }
-      await untilCancelled(this.#watcher.flush(), controller.signal, key);
       const notes: ActionNote[] = this.#unsaid.splice(0).map((text) => ({
         text: `Note: ${text}`,
         details: { recovered: text },
       }));
+      const run = action.run.bind(action);
       const result = answerIn(
-        await this.#run(key, controller, notes, action.run.bind(action), input),
+        await runAfterFlush({
+          watcher: this.#watcher,
+          overlap: ASKED_WHILE_FLUSHING.has(name),
+          flush: () => untilCancelled(this.#watcher.flush(), controller.signal, key),
+          controller,
+          notes,
+          run: (attempt, attemptNotes) => this.#run(key, attempt, attemptNotes, run, input),
+        }),
         reading,
       );
       return {
@@ -255,16 +263,7 @@ export class Session {
     }
   }
 
-  #run(
-    key: string,
-    controller: AbortController,
-    notes: ActionNote[],
-    run: (
-      input: never,
-      context: ActionContext,
-    ) => Promise<{ text: string; details: Record<string, unknown> }>,
-    input: Record<string, unknown>,
-  ) {
+  #run(...[key, controller, notes, run, input]: RunArgs) {
     const timeoutMs = typeof input.timeout === "number"
       ? input.timeout
       : this.options.config.timeoutMs;
@@ -311,3 +310,15 @@ export class Session {
     await this.manager.shutdownAll();
   }
 }
+
+/** What #run takes: the request's key and controller, its notes, the action, its input. */
+type RunArgs = [
+  key: string,
+  controller: AbortController,
+  notes: ActionNote[],
+  run: (
+    input: never,
+    context: ActionContext,
+  ) => Promise<{ text: string; details: Record<string, unknown> }>,
+  input: Record<string, unknown>,
+];

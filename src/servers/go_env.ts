@@ -11,7 +11,6 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { env, pathExists } from "../fs.ts";
 
@@ -94,6 +93,8 @@ function binaryHash(path: string): Promise<string | undefined> {
 /** Streamed, so a 40 MB binary is never held in memory at once. */
 async function sha256Prefix(path: string): Promise<string | undefined> {
   try {
+    // Loaded here, not at start: node:crypto costs every start ~8 ms, and only gopls needs it.
+    const { createHash } = await import("node:crypto");
     const hash = createHash("sha256");
     // The stream closes the file at its end (or on an error).
     for await (const chunk of (await Deno.open(path)).readable) hash.update(chunk);

@@ -1,7 +1,7 @@
 // Which adapter serves a file, and which linters apply to it, remembered per file while the
 // watcher follows changes: what decides them (root markers, their contents) only changes with a
 // file created, deleted, or a marker edited.
-import { type Pick, pickAdapter, pickLinters } from "./pick.ts";
+import { type Pick, pickAdapter, pickLinters, PickMemo } from "./pick.ts";
 import type { ManagerOptions } from "./manager_types.ts";
 import type { FileChange } from "./watcher.ts";
 
@@ -11,6 +11,8 @@ const MAX_CACHED_PICKS = 10_000;
 export class PickCache {
   readonly #picks = new Map<string, Promise<Pick | undefined>>();
   readonly #linterPicks = new Map<string, Promise<Pick[]>>();
+  /** Markers and installed servers, shared by the picks of every file (see PickMemo). */
+  readonly #memo = new PickMemo();
   readonly #markers: ReadonlySet<string>;
 
   /** Chooses among `options.adapters` (but the disabled ones) for `options.workspace`. */
@@ -25,7 +27,7 @@ export class PickCache {
     return this.#cached(
       this.#picks,
       file,
-      () => pickAdapter(file, this.options.workspace, this.#enabled()),
+      () => pickAdapter(file, this.options.workspace, this.#enabled(), this.#memoIfTracked()),
     );
   }
 
@@ -34,7 +36,7 @@ export class PickCache {
     return this.#cached(
       this.#linterPicks,
       file,
-      () => pickLinters(file, this.options.workspace, this.#enabled()),
+      () => pickLinters(file, this.options.workspace, this.#enabled(), this.#memoIfTracked()),
     );
   }
 
@@ -50,6 +52,12 @@ export class PickCache {
   clear(): void {
     this.#picks.clear();
     this.#linterPicks.clear();
+    this.#memo.clear();
+  }
+
+  /** The memo, only while the watcher follows changes (what tells it when to forget). */
+  #memoIfTracked(): PickMemo | undefined {
+    return (this.options.changeTracking?.() ?? "off") === "off" ? undefined : this.#memo;
   }
 
   #enabled() {

@@ -25,6 +25,11 @@ export interface WorkspaceWatcher {
   readonly exact: boolean;
   /** How changes on disk are followed, for `status`. */
   readonly tracking: ChangeTracking;
+  /**
+   * How many reports of changes (or of changes lost) the watcher has made, or undefined while
+   * one is still being delivered: equal before and after a flush, nothing changed in between.
+   */
+  readonly heard: number | undefined;
   stop(): void;
 }
 
@@ -61,6 +66,8 @@ export function watchWorkspace(
   let worker: Worker | undefined;
   let barrier: string | undefined;
   let delivering: Promise<void> = Promise.resolve();
+  let reports = 0;
+  let undelivered = 0;
   let nextFlush = 1;
   let state: "starting" | "watching" | "failed" | "stopped" = "starting";
   let lost = false;
@@ -71,13 +78,18 @@ export function watchWorkspace(
   const onMessage = (message: FromWatcher) => {
     if (message.type === "changes") {
       const changes = message.changes;
-      delivering = delivering.then(() => onChanges(changes)).catch(() => {});
+      reports++;
+      undelivered++;
+      delivering = delivering.then(() => onChanges(changes)).catch(() => {}).finally(() =>
+        undelivered--
+      );
     } else if (message.type === "flushed") {
       flushed.get(message.id)?.();
     } else if (message.type === "watching") {
       if (state === "starting") state = "watching";
       onWatching();
     } else if (message.type === "rescan") {
+      reports++;
       lost = true;
       options.onLost?.();
     } else if (message.type === "failed") {
@@ -122,6 +134,14 @@ export function watchWorkspace(
     worker?.postMessage(message);
   }
 
+  function removeQuietly(file: string) {
+    try {
+      Deno.removeSync(file);
+    } catch {
+      // Gone with its folder.
+    }
+  }
+
   function removeBarrier() {
     if (!barrier) return;
     try {
@@ -144,8 +164,10 @@ export function watchWorkspace(
     const done = new Promise<void>((resolve) => flushed.set(id, resolve));
     const file = barrier ? join(barrier, `b${id}`) : undefined;
     try {
-      if (file) await Deno.writeFile(file, new Uint8Array(), { createNew: true, mode: 0o600 });
-      else post({ type: "flush", id });
+      if (file) {
+        // In this thread: a hop to Deno's blocking pool and back would cost more than the write.
+        Deno.writeFileSync(file, new Uint8Array(), { createNew: true, mode: 0o600 });
+      } else post({ type: "flush", id });
     } catch {
       // The barrier folder was removed under us: fall back to a flush without it.
       barrier = undefined;
@@ -153,7 +175,7 @@ export function watchWorkspace(
     }
     await bounded(done);
     flushed.delete(id);
-    if (file) Deno.remove(file).catch(() => {});
+    if (file) removeQuietly(file);
   }
 
   // Flushes asked while a round is in flight share the one after it: that round starts after
@@ -180,6 +202,9 @@ export function watchWorkspace(
   return {
     get exact() {
       return state === "watching" && barrier !== undefined && !lost;
+    },
+    get heard() {
+      return undelivered === 0 ? reports : undefined;
     },
     get tracking(): ChangeTracking {
       if (state === "failed" || state === "stopped") return "off";

@@ -20,6 +20,19 @@ export function useCheckout(dir: string): void {
 }
 const encoder = new TextEncoder();
 
+/** The `deno task start` write grant: lspgate's runtime folders, as that task names them. */
+export function startWriteGrant(): string {
+  const user = Deno.env.get("USER") ?? "";
+  const xdg = Deno.env.get("XDG_RUNTIME_DIR");
+  const tmp = Deno.env.get("TMPDIR");
+  const folders = [
+    ...(xdg ? [`${xdg}/lspgate`] : []),
+    ...(tmp ? [`${tmp}/lspgate-${user}`] : []),
+    `/tmp/lspgate-${user}`,
+  ];
+  return `--allow-write=${folders.join(",")}`;
+}
+
 /** A running lspgate JSON-lines process. */
 export class LspgateProcess {
   readonly #child: Deno.ChildProcess;
@@ -32,23 +45,35 @@ export class LspgateProcess {
   /**
    * Starts lspgate on `root`; `home` is the checkout to run (default: this one); `extra` adds
    * Deno flags (`deno`: a grant for the daemon's folder), lspgate flags (e.g. `--daemon`) and
-   * environment (e.g. a private XDG_RUNTIME_DIR).
+   * environment (e.g. a private XDG_RUNTIME_DIR); the start task's write grant unless `deno`
+   * grants write or `writeGrant` is false.
    */
   constructor(
     readonly root: string,
     readonly sandbox: "none" | "auto",
     home = defaultHome,
-    extra: { deno?: string[]; args?: string[]; env?: Record<string, string> } = {},
+    extra: {
+      deno?: string[];
+      args?: string[];
+      env?: Record<string, string>;
+      /** false: no write grant at all (the watcher's flush is then best effort). */
+      writeGrant?: boolean;
+    } = {},
   ) {
     home = home.endsWith("/") ? home : home + "/";
     this.#child = new Deno.Command(Deno.execPath(), {
-      // The `deno task start` flags: lspgate's V8 flags; read, env, run; no write, no net.
+      // The `deno task start` flags: lspgate's V8 flags; read, env, run; write on its runtime
+      // folders only (where the watcher's flush is an exact barrier); no net.
       args: [
         "run",
         V8_FLAGS_ARG,
         "--allow-read",
         "--allow-env",
         "--allow-run",
+        ...extra.writeGrant === false ||
+            extra.deno?.some((flag) => flag.startsWith("--allow-write"))
+          ? []
+          : [startWriteGrant()],
         ...extra.deno ?? [],
         "--config",
         `${home}deno.json`,

@@ -1,0 +1,58 @@
+// Cold start alone, more runs than the benchmark's: a fresh workspace copy and a fresh process
+// per run, until the first correct definition, for the direct client, lspgate (`--sandbox none`,
+// the start task's flags) and optionally another checkout; sides rotate. Prints medians in ms.
+//
+// Usage: deno run -A tests/bench/cold.ts [--only pyright/pygments] [--runs 5] [--compare DIR]
+import { parseArgs } from "node:util";
+import { copyWorkspace } from "./measure.ts";
+import { DirectSide, type Expected, GateSide, locate, type Side } from "./sides.ts";
+import { SCENARIOS } from "./scenarios.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { only: { type: "string" }, runs: { type: "string" }, compare: { type: "string" } },
+});
+const runs = Number(values.runs ?? 5);
+const scenario = SCENARIOS.find((s) => s.name.includes(values.only ?? "pyright/pygments"));
+if (!scenario) throw new Error(`no scenario ${values.only}`);
+const folder = await scenario.folder();
+if (!folder) throw new Error(`${scenario.name} is not available`);
+
+const kinds = ["direct", "lspgate", ...(values.compare ? ["compare"] : [])];
+const times = new Map<string, number[]>();
+for (let run = 0; run < runs; run++) {
+  for (const kind of [...kinds.slice(run % kinds.length), ...kinds.slice(0, run % kinds.length)]) {
+    const root = await copyWorkspace(folder, scenario);
+    const target = await locate(root, { ...scenario.definition.expect, symbol: "" });
+    const expected: Expected = {
+      definition: { file: scenario.definition.expect.file, line: target.line },
+      references: 1,
+    };
+    const t0 = performance.now();
+    const side: Side = kind === "direct"
+      ? await DirectSide.start(root, scenario, expected)
+      : await GateSide.start(
+        root,
+        scenario,
+        expected,
+        "none",
+        kind === "compare" ? { home: values.compare!, label: "compare" } : undefined,
+      );
+    try {
+      while (!(await side.definitionCorrect())) {
+        if (kind === "direct") await new Promise((r) => setTimeout(r, 10));
+      }
+      times.set(kind, [...times.get(kind) ?? [], performance.now() - t0]);
+    } finally {
+      await side.close().catch(() => {});
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    }
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log(`${scenario.name}: cold start to the first correct definition, median of ${runs} (ms)`);
+for (const [kind, list] of times) {
+  console.log(
+    `  ${kind.padEnd(8)} ${Math.round(median(list))}  (${list.map(Math.round).join(", ")})`,
+  );
+}
