@@ -1,6 +1,7 @@
 import { attach, attachOrStart, daemonAddress, type DaemonTarget } from "./start.ts";
 import { DaemonAlreadyRunning, runDaemon } from "./server.ts";
 import { sessionHandler, type SessionOpener } from "./session_handler.ts";
+import { forgetDaemonEnvironment } from "./daemon_env.ts";
 
 /** What `lspgate daemon …` needs from the command line. */
 export interface DaemonFlags extends DaemonTarget {
@@ -57,6 +58,8 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
 }
 
 async function serve(flags: DaemonFlags): Promise<number> {
+  // Before any server starts: what lspgate added for the daemon alone is not theirs.
+  forgetDaemonEnvironment();
   const { socketPath } = await daemonAddress(flags);
   const handler = sessionHandler(flags.openSession);
   try {

@@ -5,6 +5,7 @@ import type { LspGateConfig } from "../config.ts";
 import { DaemonConnection } from "./client.ts";
 import type { Hello } from "./server.ts";
 import { checkRuntimeEntry } from "../runtime_folder.ts";
+import { daemonEnvironment } from "./daemon_env.ts";
 import { daemonSocket, socketFolder } from "./socket_path.ts";
 
 /** What identifies a workspace's session in the daemon, and how to start the daemon. */
@@ -74,6 +75,8 @@ export async function attachOrStart(
   try {
     new Deno.Command(Deno.execPath(), {
       args,
+      // This process's environment, and glibc's malloc arenas capped (daemon_env.ts).
+      env: daemonEnvironment(),
       // Outside every workspace: one the daemon serves may be deleted while it runs.
       cwd: await socketFolder(),
       stdin: "null",

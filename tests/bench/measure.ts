@@ -55,10 +55,22 @@ export interface ScenarioResult {
   };
   /** Wrong answers seen on the way (retried in warm-up). */
   notes: string[];
-  soak?: { requests: number; seconds: number; rss: { n: number; mib: number }[] };
+  soak?: {
+    requests: number;
+    seconds: number;
+    /** RSS (MiB) at the start, every requests/20, and at the end. */
+    rss: { n: number; mib: number }[];
+    /** RSS (MiB) SOAK_REST_S after the end: what V8 and Deno's blocking pool give back idle. */
+    rested: number;
+  };
 }
 
 const WARM_TIMEOUT_MS = 180_000;
+/**
+ * How long after the soak RSS is sampled again: Deno's blocking pool ends idle threads after 10 s
+ * and V8's memory reducer gives back heap pages within ~20 s (measured: 104 → 92 MiB by 18 s).
+ */
+export const SOAK_REST_S = 30;
 
 /** Copies a workspace into a fresh temp folder, with the scenario's extra files. */
 export async function copyWorkspace(folder: string, scenario: Scenario): Promise<string> {
@@ -326,11 +338,10 @@ export async function measure(
         }
       };
       await Promise.all(Array.from({ length: 8 }, worker));
-      result.soak = {
-        requests: plan.soak,
-        seconds: (performance.now() - started) / 1000,
-        rss,
-      };
+      const seconds = (performance.now() - started) / 1000;
+      rss.push({ n: plan.soak, mib: rssMiB(gate.pid) });
+      await new Promise((resolve) => setTimeout(resolve, SOAK_REST_S * 1000));
+      result.soak = { requests: plan.soak, seconds, rss, rested: rssMiB(gate.pid) };
     }
   } finally {
     await Promise.all(sides.splice(0).map((side) => side.close().catch(() => {})));

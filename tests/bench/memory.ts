@@ -7,7 +7,7 @@
 //
 //   deno run -A tests/bench/memory.ts [-n 1000] [--query] [--root DIR] [--entry dist/lspgate.js]
 //     [--v8-flags=FLAGS (default: src/v8_flags.ts; empty for none)] [--rounds 3] [--rest SECONDS]
-//     [--json]
+//     [--json] [--env NAME=VALUE …]
 //   deno run -A tests/bench/memory.ts --worker-start [--rounds 20] [--entry dist/lspgate.js]
 //
 // `--worker-start` times a client Worker from `new Worker` to its answer (a start that fails at
@@ -31,8 +31,16 @@ const args = parseArgs({
     json: { type: "boolean" },
     // Positions by `query` (a symbol's name): each is resolved through the syntax tree first.
     query: { type: "boolean" },
+    // lspgate's environment besides this one's (`--env MALLOC_ARENA_MAX=2`: glibc's malloc arenas).
+    env: { type: "string", multiple: true },
   },
 });
+
+const extraEnv = Object.fromEntries(
+  (args.values.env ?? []).map((
+    pair,
+  ) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+);
 
 const home = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -121,6 +129,7 @@ class Gate {
         "--sandbox",
         "none",
       ],
+      env: extraEnv,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -344,6 +353,7 @@ if (args.values["worker-start"]) {
     console.log(
       `median of ${rounds}: at rest ${median((r) => r.atRest.rss)} MiB, after ${requests} ` +
         `requests ${median((r) => r.afterLoad.rss)} MiB (peak ${median((r) => r.peak)}), ` +
+        `${args.values.rest} s later ${median((r) => r.rested.rss)} MiB, ` +
         `first definition ${median((r) => r.firstMs)} ms, a query ${
           median((r) => r.latencyMs)
         } ms (p99 ${median((r) => r.p99Ms)}), ` +

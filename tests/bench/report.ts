@@ -1,5 +1,5 @@
 // Tables for the terminal, and the one-line summary `deno task bench` ends with.
-import { coldMedian, type ScenarioResult } from "./measure.ts";
+import { coldMedian, type ScenarioResult, SOAK_REST_S } from "./measure.ts";
 import { ACTIONS } from "./sides.ts";
 import { median, ms, times } from "./stats.ts";
 
@@ -74,11 +74,12 @@ export function printScenario(result: ScenarioResult, log: (line: string) => voi
       `; the server itself (direct) ${ms(m.serverDirect ?? NaN)} MiB`,
   );
   if (result.soak) {
-    const rss = result.soak.rss;
+    const { rss, rested } = result.soak;
+    const mib = (n: number) => n.toFixed(0);
     log(
-      `  soak: ${result.soak.requests} requests in ${result.soak.seconds.toFixed(1)} s, RSS MiB ` +
-        `${rss[0].mib.toFixed(0)} → max ${Math.max(...rss.map((r) => r.mib)).toFixed(0)} → ` +
-        `${rss[rss.length - 1].mib.toFixed(0)}`,
+      `  soak: ${result.soak.requests} requests in ${result.soak.seconds.toFixed(1)} s, lspgate ` +
+        `RSS at start ${mib(rss[0].mib)} MiB, max ${mib(Math.max(...rss.map((r) => r.mib)))}, ` +
+        `at end ${mib(rss[rss.length - 1].mib)}, ${SOAK_REST_S} s later ${mib(rested)}`,
     );
   }
 }
