@@ -19,6 +19,7 @@ import type { Gate } from "./gate.ts";
 import type { DaemonFlags } from "../daemon/command.ts";
 import { hookFailure } from "./hook.ts";
 import { serveJsonLines } from "./json_lines.ts";
+import { onSigterm } from "./signals.ts";
 import { commandOf, envIfGranted, type GlobalFlags, parseFlags, UsageError } from "./flags.ts";
 export {
   commandOf,
@@ -231,7 +232,14 @@ export async function main(args: string[]): Promise<number> {
     switch (command) {
       case undefined: {
         const session = await openGate(flags, "jsonl");
-        await serveJsonLines(session, Deno.stdin.readable, Deno.stdout.writable);
+        // SIGTERM ends the session as the end of input does: servers shut down, the watcher's
+        // barrier folder removed (Deno's default would leave both behind).
+        const unlisten = onSigterm(() => void session.close().finally(() => Deno.exit(0)));
+        try {
+          await serveJsonLines(session, Deno.stdin.readable, Deno.stdout.writable);
+        } finally {
+          unlisten();
+        }
         return 0;
       }
       case "mcp": {

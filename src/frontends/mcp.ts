@@ -1,4 +1,5 @@
 import process from "node:process";
+import { onSigterm } from "./signals.ts";
 import type { Readable, Writable } from "node:stream";
 // The SDK's `./*` export maps `x.js` to types at `x.js.d.ts`, which do not exist, so Deno would
 // type its modules as `any`; @ts-types names the declaration files.
@@ -304,17 +305,6 @@ export async function serveMcp(session: Gate, options: ServeMcpOptions = {}): Pr
     stdout.off("error", ignore);
     restore();
   }
-}
-
-/** Calls `fn` on SIGTERM until the returned function is called (a no-op where there is none). */
-function onSigterm(fn: () => void): () => void {
-  try {
-    Deno.addSignalListener("SIGTERM", fn);
-  } catch {
-    // Windows has no SIGTERM to listen for.
-    return () => {};
-  }
-  return () => Deno.removeSignalListener("SIGTERM", fn);
 }
 
 /** Sends console.log/info/debug to stderr, so nothing but protocol reaches stdout. */

@@ -18,18 +18,28 @@ export class Program {
   /** Every stdout line so far, raw. */
   readonly raw: string[] = [];
 
-  constructor(args: string[]) {
+  constructor(args: string[], env: Record<string, string> = {}) {
     this.#child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "mod.ts", ...args],
       cwd: REPO_ROOT,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1" },
+      env: { NO_COLOR: "1", ...env },
     }).spawn();
     this.#writer = this.#child.stdin.getWriter();
     this.#lines = splitLines(this.#child.stdout)[Symbol.asyncIterator]();
     this.#stderr = new Response(this.#child.stderr).text();
+  }
+
+  /** The program's process id. */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** Sends the program a signal. */
+  signal(signal: Deno.Signal): void {
+    this.#child.kill(signal);
   }
 
   /** Writes raw lines (a newline is added to each). */
