@@ -11,9 +11,7 @@
 import { parse } from "jsonc-parser";
 import { join } from "node:path";
 import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
-
-/** Most folder entries looked at; past it the answer is "maybe", which counts as yes. */
-const MAX_ENTRIES = 50_000;
+import { walkTree } from "./tree_walk.ts";
 
 /** Where a config names plugins, for each server that runs them. */
 const PLUGIN_CONFIGS = {
@@ -61,26 +59,11 @@ async function findConfigs(
   test: (path: string) => Promise<boolean>,
 ): Promise<string[]> {
   const found: string[] = [];
-  const stack = [""];
-  let seen = 0;
-  while (stack.length) {
-    const rel = stack.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(join(root, rel)));
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return [...found, "…"];
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory && !DEFAULT_SKIPPED_FOLDERS.has(entry.name)) stack.push(path);
-      else if (entry.isFile && names.includes(entry.name) && await test(path)) {
-        found.push(path);
-      }
-    }
-  }
-  return found.sort();
+  const complete = await walkTree(root, async (path, entry) => {
+    if (entry.isFile && names.includes(entry.name) && await test(path)) found.push(path);
+  }, (entry) => !DEFAULT_SKIPPED_FOLDERS.has(entry.name));
+  found.sort();
+  return complete ? found : [...found, "…"];
 }
 
 async function namesPlugins(

@@ -16,10 +16,9 @@
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { parse } from "jsonc-parser";
 import type { Adapter } from "./adapter.ts";
+import { MAX_WALKED_ENTRIES, walkTree } from "./tree_walk.ts";
 import { LspGateError } from "../errors.ts";
 
-/** Most folder entries looked at; past it the answer is "maybe" (`…`), which counts as yes. */
-const MAX_ENTRIES = 50_000;
 /** Version-control folders: nothing a server loads lives there. */
 const VCS = new Set([".git", ".hg", ".svn", ".jj"]);
 
@@ -129,7 +128,7 @@ async function resolveConfig(
  */
 export async function astroProjectCode(root: string): Promise<string[]> {
   const found: string[] = [];
-  let budget = MAX_ENTRIES;
+  let budget = MAX_WALKED_ENTRIES;
   const complete = await walk(root, async (path, entry) => {
     if (entry.isDirectory && entry.name === "node_modules") {
       const packages = await astroPackages(join(root, path), true, () => --budget > 0);
@@ -201,31 +200,12 @@ async function prettierRunsCode(path: string, name: string): Promise<boolean> {
   return false;
 }
 
-/** Walks `root` (not VCS data; node_modules is seen but not entered); false past MAX_ENTRIES. */
-async function walk(
+/** Walks `root` (not VCS data; node_modules is seen but not entered); false past the bound. */
+function walk(
   root: string,
   visit: (path: string, entry: Deno.DirEntry) => Promise<void>,
 ): Promise<boolean> {
-  const stack = [""];
-  let seen = 0;
-  while (stack.length) {
-    const rel = stack.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(join(root, rel)));
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++seen > MAX_ENTRIES) return false;
-      const path = rel ? `${rel}/${entry.name}` : entry.name;
-      await visit(path, entry);
-      if (entry.isDirectory && entry.name !== "node_modules" && !VCS.has(entry.name)) {
-        stack.push(path);
-      }
-    }
-  }
-  return true;
+  return walkTree(root, visit, (entry) => entry.name !== "node_modules" && !VCS.has(entry.name));
 }
 
 /** Whether any JSON file within two levels of `dir` mentions `word`. */
