@@ -3,6 +3,9 @@
 import { fileURLToPath } from "node:url";
 import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 
+/** `deno run` as the start task has it, but for the write and net grants: V8 flags, read, env, run. */
+export const START_RUN = ["run", V8_FLAGS_ARG, "--allow-read", "--allow-env", "--allow-run"];
+
 /** One response line, as much of it as the benchmark reads. */
 export interface GateResponse {
   id: number;
@@ -65,11 +68,7 @@ export class LspgateProcess {
       // The `deno task start` flags: lspgate's V8 flags; read, env, run; write on its runtime
       // folders only (where the watcher's flush is an exact barrier); no net.
       args: [
-        "run",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
+        ...START_RUN,
         ...extra.writeGrant === false ||
             extra.deno?.some((flag) => flag.startsWith("--allow-write"))
           ? []

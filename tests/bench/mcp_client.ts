@@ -1,6 +1,6 @@
 // A minimal MCP client for the benchmark: `lspgate mcp` in its own process (the `deno task start`
 // flags, `--sandbox none`), newline-delimited JSON-RPC on stdio, the `lsp` tool called per query.
-import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
+import { START_RUN } from "./lspgate_process.ts";
 
 /** What tools/call returns, as much as the benchmark reads. */
 export interface ToolResult {
@@ -21,11 +21,7 @@ export class McpProcess {
   private constructor(mod: string, root: string) {
     this.#child = new Deno.Command(Deno.execPath(), {
       args: [
-        "run",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
+        ...START_RUN,
         mod,
         "mcp",
         "--root",

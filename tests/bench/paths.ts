@@ -13,11 +13,10 @@
 //   [--fresh] [--compare ../other-checkout]
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { copyWorkspace } from "./measure.ts";
 import { type Expected, locate, type Place } from "./sides.ts";
 import { DirectSide } from "./sides.ts";
-import { type GateResponse, LspgateProcess } from "./lspgate_process.ts";
+import { type GateResponse, LspgateProcess, START_RUN } from "./lspgate_process.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { toFileUrl } from "../../src/servers/uri.ts";
 import { McpProcess } from "./mcp_client.ts";
@@ -181,11 +180,7 @@ async function callPerQuery(runtime: { env: Record<string, string>; deno: string
       );
       const output = await new Deno.Command(Deno.execPath(), {
         args: [
-          "run",
-          V8_FLAGS_ARG,
-          "--allow-read",
-          "--allow-env",
-          "--allow-run",
+          ...START_RUN,
           ...runtime.deno,
           MOD,
           "call",
