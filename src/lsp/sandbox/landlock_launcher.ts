@@ -23,9 +23,9 @@ export const LAUNCH_ARG = "--lspgate-landlock-launcher";
 
 /** What the launcher does before it runs the server. */
 export interface LaunchPlan {
-  /** Paths the server may read and execute (files or folders); missing ones are skipped. */
+  /** Paths the server may read and execute (files or folders); ones that cannot be opened are skipped. */
   readOnly: string[];
-  /** Folders the server may read and write; missing ones are skipped. */
+  /** Folders the server may read and write; ones that cannot be opened are skipped. */
   readWrite: string[];
   /** Devices the server may read and write (`/dev/null`…). */
   devices: string[];
@@ -64,9 +64,8 @@ const PR_CAP_AMBIENT_CLEAR_ALL = 4;
 const CAPABILITY_VERSION_3 = 0x20080522;
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
-const EEXIST = 17;
-const EINVAL = 22;
-const ENOENT = 2;
+// O_DIRECTORY is one of the flags whose value differs on arm64.
+const O_DIRECTORY = Deno.build.arch === "aarch64" ? 0o40000 : 0o200000;
 
 function libcOf(path: string) {
   return Deno.dlopen(path, {
@@ -123,6 +122,12 @@ function cString(text: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text + "\0");
 }
 
+/**
+ * errno as it reads now: for messages, and for ESRCH where a wrong word only leaves a folder.
+ * JavaScript runs between a libc call and this read, and Deno's runtime on this thread was seen to
+ * overwrite errno meanwhile (ENOENT after mkdir's EEXIST, and after Landlock's EINVAL): no
+ * decision that could fail the launch rests on it.
+ */
 function errno(libc: Libc): number {
   const value = new Int32Array(1);
   libc.symbols.memcpy(value, libc.symbols.errnoLocation(), 4n);
@@ -147,10 +152,19 @@ function abiVersion(libc: Libc): number {
   return abi < 0 ? -errno(libc) : abi;
 }
 
+/** Whether `path` opens as a folder (symlinks followed), asked without errno. */
+function isFolder(libc: Libc, path: string): boolean {
+  const fd = libc.symbols.open(cString(path), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  libc.symbols.close(fd);
+  return true;
+}
+
 function makeDir(libc: Libc, path: string, exclusive: boolean): void {
   if (libc.symbols.mkdir(cString(path), 0o700) === 0) return;
   const code = errno(libc);
-  if (code === EEXIST && !exclusive) return;
+  // A parent that is already a folder is fine, however errno reads.
+  if (!exclusive && isFolder(libc, path)) return;
   fail(
     libc,
     `cannot create ${path} for the server's private scratch folder (set XDG_RUNTIME_DIR or ` +
@@ -207,18 +221,18 @@ function sweepScratch(libc: Libc, scratch: string): void {
 }
 
 function addPath(libc: Libc, ruleset: number, path: string, access: bigint, abi: number): void {
+  // A path that cannot be opened (missing, or not this process's to see) is granted nothing:
+  // skipping only ever grants less.
   const fd = libc.symbols.open(cString(path), O_PATH | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno(libc) === ENOENT) return;
-    fail(libc, `cannot open ${path}`);
-  }
+  if (fd < 0) return;
   const attr = new Uint8Array(12);
   const view = new DataView(attr.buffer);
   view.setBigUint64(0, access, true);
   view.setInt32(8, fd, true);
   let added = libc.symbols.addRule(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, attr, 0);
-  if (added < 0 && errno(libc) === EINVAL) {
-    // Not a folder: only a file's rights apply.
+  if (added < 0) {
+    // Not a folder (EINVAL): only a file's rights apply. Tried on any failure, not on errno's
+    // word, and fewer rights can only fail again or grant less.
     view.setBigUint64(0, access & fileRights(abi), true);
     added = libc.symbols.addRule(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, attr, 0);
   }
