@@ -1,8 +1,7 @@
 // The user's config: found, read and validated, with the servers of Claude Code plugins added.
 // Its schema, the problems it reports and a workspace's own config live in config_*.ts beside it.
-import { join } from "node:path";
 import { LspGateError } from "./errors.ts";
-import { env } from "./fs.ts";
+import { userConfigPath } from "./config_source.ts";
 import { claudePluginServers, fromAgentLspConfig, isAgentLspConfig } from "./config_agents.ts";
 import {
   configSchema,
@@ -19,6 +18,7 @@ import {
   unknownServers,
 } from "./config_problems.ts";
 export { configSchema, defaultConfig } from "./config_schema.ts";
+export { userConfigPath } from "./config_source.ts";
 export type { LspGateConfig, ServerConfig } from "./config_schema.ts";
 export { parseWorkspaceConfig, withWorkspaceConfig, WORKSPACE_CONFIG } from "./config_workspace.ts";
 export type { WorkspaceConfig } from "./config_workspace.ts";
@@ -104,20 +104,4 @@ async function withClaudePlugins(
   return Object.keys(added).length
     ? { ...config, servers: { ...config.servers, ...added } }
     : config;
-}
-
-/**
- * The user-level config: `$XDG_CONFIG_HOME/lspgate/config.jsonc` (default
- * `~/.config/lspgate/config.jsonc`), or undefined when no such file exists.
- */
-export async function userConfigPath(): Promise<string | undefined> {
-  const home = env("HOME");
-  const base = env("XDG_CONFIG_HOME") || (home ? join(home, ".config") : undefined);
-  if (!base) return undefined;
-  const path = join(base, "lspgate", "config.jsonc");
-  try {
-    return (await Deno.stat(path)).isFile ? path : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -5,7 +5,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { LspGateError } from "./errors.ts";
-import { env } from "./fs.ts";
+import { claudeConfigDir } from "./config_source.ts";
 
 /**
  * The keys of one server entry: Claude Code's (`extensionToLanguage`) and Copilot CLI's
@@ -158,8 +158,7 @@ export function fromAgentLspConfig(
  * files cannot be read or are not valid is left out; none is read from a workspace.
  */
 export async function claudePluginServers(): Promise<Record<string, unknown>> {
-  const home = env("HOME");
-  const base = env("CLAUDE_CONFIG_DIR") || (home ? join(home, ".claude") : undefined);
+  const base = claudeConfigDir();
   if (!base) return {};
   const installed = await readJson(join(base, "plugins", "installed_plugins.json"));
   if (!isObject(installed) || !isObject(installed.plugins)) return {};

@@ -1,4 +1,3 @@
-import { ACTIONS } from "../actions/table.ts";
 import type { Response } from "../session.ts";
 import { type Gate, handleWithProgress } from "./gate.ts";
 
@@ -51,7 +50,7 @@ export async function runCall(
 ): Promise<number> {
   try {
     const json = options.json || args.includes("--json");
-    const parsed = parseCallArgs(args.filter((arg) => arg !== "--json"));
+    const parsed = await parseCallArgs(args.filter((arg) => arg !== "--json"));
     if (typeof parsed === "string") {
       console.error(`lspgate call: ${parsed}\n${CALL_USAGE}`);
       return 2;
@@ -76,10 +75,14 @@ export async function runCall(
   }
 }
 
-/** `ACTION key=value ...` as a request object, or what is wrong with it. */
-export function parseCallArgs(args: string[]): Record<string, unknown> | string {
+/**
+ * `ACTION key=value ...` as a request object, or what is wrong with it. The action table loads
+ * only to name the actions on bad usage: a `call` through the daemon never loads it.
+ */
+export async function parseCallArgs(args: string[]): Promise<Record<string, unknown> | string> {
   const [action, ...pairs] = args;
   if (!action || action.includes("=")) {
+    const { ACTIONS } = await import("../actions/table.ts");
     return `the first argument is the action, one of: ${[...ACTIONS.keys()].join(", ")}`;
   }
   const request: Record<string, unknown> = { action };

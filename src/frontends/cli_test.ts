@@ -6,9 +6,9 @@ import {
 } from "../../tests/fixtures/frontends/workspace.ts";
 import { parseCallArgs, runCall } from "./cli.ts";
 
-Deno.test("parseCallArgs() parses numbers, booleans and lists by field, and keeps strings", () => {
+Deno.test("parseCallArgs() parses numbers, booleans and lists by field, and keeps strings", async () => {
   assert.deepEqual(
-    parseCallArgs([
+    await parseCallArgs([
       "rename",
       "file=src/a.ts",
       "line=12",
@@ -27,27 +27,33 @@ Deno.test("parseCallArgs() parses numbers, booleans and lists by field, and keep
       include_declaration: false,
     },
   );
-  assert.deepEqual(parseCallArgs(["diagnostics", "files=a.ts,b.ts", "files=c.ts"]), {
+  assert.deepEqual(await parseCallArgs(["diagnostics", "files=a.ts,b.ts", "files=c.ts"]), {
     action: "diagnostics",
     files: ["a.ts", "b.ts", "c.ts"],
   });
-  assert.deepEqual(parseCallArgs(["request", 'payload={"a": 1}', "query=x=y"]), {
+  assert.deepEqual(await parseCallArgs(["request", 'payload={"a": 1}', "query=x=y"]), {
     action: "request",
     payload: '{"a": 1}',
     query: "x=y",
   });
   // Left for the session to refuse with a message that says what a line is.
-  assert.deepEqual(parseCallArgs(["hover", "line=two"]), { action: "hover", line: "two" });
+  assert.deepEqual(await parseCallArgs(["hover", "line=two"]), { action: "hover", line: "two" });
   // Another tool's spelling: a guess the session checks.
-  assert.deepEqual(parseCallArgs(["hover", "character=4"]), { action: "hover", character: 4 });
+  assert.deepEqual(await parseCallArgs(["hover", "character=4"]), {
+    action: "hover",
+    character: 4,
+  });
 });
 
-Deno.test("parseCallArgs() says what is wrong with bad usage", () => {
-  assert.match(parseCallArgs([]) as string, /first argument is the action, one of: definition/);
-  assert.match(parseCallArgs(["file=a.ts"]) as string, /first argument is the action/);
-  assert.match(parseCallArgs(["hover", "file"]) as string, /expected key=value, got `file`/);
-  assert.match(parseCallArgs(["hover", "=x"]) as string, /expected key=value/);
-  assert.match(parseCallArgs(["hover", "line=1", "line=2"]) as string, /line is given twice/);
+Deno.test("parseCallArgs() says what is wrong with bad usage", async () => {
+  assert.match(
+    await parseCallArgs([]) as string,
+    /first argument is the action, one of: definition/,
+  );
+  assert.match(await parseCallArgs(["file=a.ts"]) as string, /first argument is the action/);
+  assert.match(await parseCallArgs(["hover", "file"]) as string, /expected key=value, got `file`/);
+  assert.match(await parseCallArgs(["hover", "=x"]) as string, /expected key=value/);
+  assert.match(await parseCallArgs(["hover", "line=1", "line=2"]) as string, /line is given twice/);
 });
 
 Deno.test("runCall() --json prints the whole error Response on stdout and returns 1", async () => {
@@ -118,9 +124,9 @@ Deno.test("lspgate call: bad usage exits 2 with the usage line", async () => {
   );
 });
 
-Deno.test("parseCallArgs() reads check and if_clean as booleans and edits as JSON", () => {
+Deno.test("parseCallArgs() reads check and if_clean as booleans and edits as JSON", async () => {
   assert.deepEqual(
-    parseCallArgs([
+    await parseCallArgs([
       "diagnostics",
       "file=a.ts",
       'edits=[{"line":1,"column":1,"endLine":1,"endColumn":2,"newText":"x"}]',
@@ -132,7 +138,7 @@ Deno.test("parseCallArgs() reads check and if_clean as booleans and edits as JSO
     },
   );
   assert.deepEqual(
-    parseCallArgs(["rename", "file=a.ts", "check=true", "apply=true", "if_clean=false"]),
+    await parseCallArgs(["rename", "file=a.ts", "check=true", "apply=true", "if_clean=false"]),
     { action: "rename", file: "a.ts", check: true, apply: true, if_clean: false },
   );
 });

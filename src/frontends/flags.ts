@@ -2,12 +2,11 @@
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { ADAPTERS } from "../../adapters/mod.ts";
-import { defaultConfig, loadUserConfig, type LspGateConfig } from "../config.ts";
+import type { LspGateConfig } from "../config_schema.ts";
+import { defaultsWithoutSchema, userConfigToRead } from "../config_source.ts";
 import { toLspGateError } from "../errors.ts";
 import type { SandboxMode } from "../lsp/sandbox.ts";
 import type { Role } from "../permissions/policy.ts";
-import { serversOff } from "../actions/syntax_only.ts";
 import { VERSION } from "../version.ts";
 
 /** Command-line flags shared by every front end. */
@@ -112,13 +111,19 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
   const { values, positionals } = readArgs(args);
   if (values.help || values.version) {
     return {
-      flags: { ...defaultFlags(), config: defaultConfig() },
+      flags: { ...defaultFlags(), config: defaultsWithoutSchema() },
       rest: [],
       print: values.help ? USAGE : `lspgate ${VERSION}`,
     };
   }
   const config = await readConfig(values.config);
-  if (values["no-servers"]) config.servers = serversOff(config.servers, ADAPTERS);
+  if (values["no-servers"]) {
+    const [{ ADAPTERS }, { serversOff }] = await Promise.all([
+      import("../../adapters/mod.ts"),
+      import("../actions/syntax_only.ts"),
+    ]);
+    config.servers = serversOff(config.servers, ADAPTERS);
+  }
   const role = values.role ?? config.role ?? "main";
   if (role !== "main" && role !== "subagent") {
     throw new UsageError(`--role must be main or subagent, not \`${role}\``);
@@ -201,8 +206,17 @@ const FLAG_VALUES: Record<string, string> = {
   telemetry: "FILE",
 };
 
-/** The user's config (`--config FILE`, else the user-level one); its problems as a usage error. */
+/**
+ * The user's config (`--config FILE`, else the user-level one); its problems as a usage error.
+ * Its parser and the adapters' ids load only when there is a file to read: a client of the warm
+ * daemon then starts at a fraction of lspgate's size.
+ */
 async function readConfig(path: string | undefined): Promise<LspGateConfig> {
+  if (!await userConfigToRead(path)) return defaultsWithoutSchema();
+  const [{ ADAPTERS }, { loadUserConfig }] = await Promise.all([
+    import("../../adapters/mod.ts"),
+    import("../config.ts"),
+  ]);
   try {
     // --config, else ~/.config/lspgate/config.jsonc when present; server ids are checked.
     return await loadUserConfig(path, { knownServers: ADAPTERS.map((a) => a.id) });

@@ -1,17 +1,11 @@
 // The CLI entry: front ends chosen from the command line, sessions and gates opened, servers
-// confined as the flags say.
-import { ADAPTERS } from "../../adapters/mod.ts";
+// confined as the flags say. What serves in this process (sessions, adapters, sandboxes) is
+// imported when a session opens here: a client of the warm daemon never loads it.
 import { toLspGateError } from "../errors.ts";
-import {
-  chooseSandbox,
-  type SandboxBackend,
-  type SandboxChoice,
-  sandboxCommand,
-} from "../lsp/sandbox.ts";
+import type { SandboxBackend, SandboxChoice } from "../lsp/sandbox.ts";
 import type { CommandWrapper } from "../servers/manager.ts";
-import { onPath, serverPath } from "../servers/find_binary.ts";
-import { budgetOf, Session } from "../session.ts";
-import { BudgetPool } from "../servers/budget.ts";
+import type { Session } from "../session.ts";
+import type { BudgetPool } from "../servers/budget.ts";
 import { observeRequests, telemetryFrom } from "../telemetry.ts";
 import { attachOrStart } from "../daemon/start.ts";
 import { RemoteSession } from "../daemon/remote_session.ts";
@@ -44,6 +38,10 @@ export interface SandboxInForce {
 
 /** The sandbox wrapper for the chosen mode, and how `status` and every answer describe it. */
 export async function sandboxFor(flags: GlobalFlags): Promise<SandboxInForce> {
+  const [{ chooseSandbox, sandboxCommand }, { onPath, serverPath }] = await Promise.all([
+    import("../lsp/sandbox.ts"),
+    import("../servers/find_binary.ts"),
+  ]);
   const workspace = await Deno.realPath(flags.root).catch(() => flags.root);
   // bubblewrap by absolute path, never from a PATH folder inside the workspace.
   const bwrap = flags.sandbox === "none" || flags.sandbox === "landlock"
@@ -84,6 +82,7 @@ export function trustedRootsOf(flags: GlobalFlags): string[] {
 
 /** Builds a session from flags; with `--telemetry` (or LSPGATE_TELEMETRY) its events are written. */
 export async function openSession(flags: GlobalFlags): Promise<Session> {
+  const { Session, ADAPTERS } = await serving();
   const sandbox = await sandboxFor(flags);
   const telemetry = telemetryFrom(flags.telemetry);
   const session = await Session.open({
@@ -167,8 +166,19 @@ function writeGranted(path: string): boolean {
 
 const budgetPools = new Map<number | undefined, BudgetPool>();
 
+/** What serving in this process takes: the session, the adapters, the memory budget. */
+async function serving() {
+  const [{ Session, budgetOf }, { ADAPTERS }, { BudgetPool }] = await Promise.all([
+    import("../session.ts"),
+    import("../../adapters/mod.ts"),
+    import("../servers/budget.ts"),
+  ]);
+  return { Session, budgetOf, ADAPTERS, BudgetPool };
+}
+
 /** The daemon's memory budget pool for a configured budget: shared by every workspace asking it. */
-function budgetPool(configured: number | undefined): BudgetPool {
+async function budgetPool(configured: number | undefined): Promise<BudgetPool> {
+  const { budgetOf, BudgetPool } = await serving();
   const budget = budgetOf(configured);
   let pool = budgetPools.get(budget);
   if (!pool) budgetPools.set(budget, pool = new BudgetPool(budget));
@@ -190,6 +200,7 @@ export function daemonFlags(flags: GlobalFlags): DaemonFlags {
     telemetry: flags.telemetry,
     role: flags.role,
     openSession: async (target) => {
+      const { Session, ADAPTERS } = await serving();
       const own: GlobalFlags = { ...flags, ...target, role: "main", allowMutations: true };
       const sandbox = await sandboxFor(own);
       return await Session.open({
@@ -207,7 +218,7 @@ export function daemonFlags(flags: GlobalFlags): DaemonFlags {
         // Server events (start, ready, exit) of the warm servers every client shares.
         telemetry,
         // One budget over the servers of every workspace the daemon serves (per budget asked).
-        budget: budgetPool(target.config.memoryBudgetMiB),
+        budget: await budgetPool(target.config.memoryBudgetMiB),
         daemonPid: Deno.pid,
       });
     },

@@ -1,0 +1,70 @@
+// What the program loads before it knows where it serves. `deno run … mod.ts` (JSON lines, `hook`,
+// `call`, `--daemon`) first parses its command line and, for a client of the warm daemon, only
+// connects: the sessions, adapters, config schema (zod, jsonc-parser) and the LSP protocol load by
+// dynamic import when this process serves itself. Measured: a `--daemon` client 73 → 54 MiB
+// resident, `--version` 65 → 45 MiB (tests/bench/memory.ts reports it). This keeps it so.
+import assert from "node:assert/strict";
+import { REPO_ROOT } from "../helpers/program.ts";
+
+interface Dependency {
+  isDynamic?: boolean;
+  code?: { specifier?: string };
+}
+interface Graph {
+  roots: string[];
+  modules: { specifier: string; dependencies?: Dependency[] }[];
+}
+
+/** The modules `entry` loads before its first line runs: its static imports, transitively. */
+async function staticClosure(entry: string): Promise<string[]> {
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(info.code, 0, new TextDecoder().decode(info.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as Graph;
+  const modules = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const stack = [...graph.roots];
+  while (stack.length) {
+    const specifier = stack.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code?.specifier) stack.push(dep.code.specifier);
+    }
+  }
+  return [...seen].map((s) => s.replace(`file://${REPO_ROOT}`, ""));
+}
+
+const SERVING = [
+  /^npm:/, // zod, jsonc-parser, vscode-languageserver-protocol, the MCP SDK
+  /^adapters\//,
+  /^src\/session\.ts$/,
+  /^src\/config\.ts$/,
+  /^src\/config_schema\.ts$/,
+  /^src\/actions\//,
+  /^src\/lsp\/client\.ts$/,
+  /^src\/servers\/manager\.ts$/,
+  /^src\/syntax\//,
+];
+
+Deno.test("the program's entry loads no session, adapter, schema or npm package before it serves", async () => {
+  const loaded = await staticClosure("mod.ts");
+  assert.ok(loaded.includes("src/frontends/main.ts"), loaded.join(", "));
+  assert.ok(loaded.includes("src/daemon/remote_session.ts"), loaded.join(", "));
+  const serving = loaded.filter((m) => SERVING.some((pattern) => pattern.test(m)));
+  assert.deepEqual(serving, [], "loaded by mod.ts's static imports");
+});
+
+Deno.test("mod.ts as a library still exports the session, adapters, config and actions", async () => {
+  const lib = await import("../../mod.ts");
+  assert.equal(typeof lib.Session.open, "function");
+  assert.ok(lib.ADAPTERS.some((a) => a.id === "typescript"), "the shipped adapters");
+  assert.equal(lib.defaultConfig().timeoutMs, 30_000);
+  assert.equal(typeof lib.loadConfig, "function");
+  assert.ok(lib.ACTIONS.has("definition"), "the action table");
+  assert.equal(typeof lib.main, "function");
+});
