@@ -69,6 +69,11 @@ export interface SessionOptions {
   daemonPid?: number;
   /** What was set aside or repaired while opening (status lists them). */
   notices?: string[];
+  /**
+   * The workspace watcher runs on this thread, not in a Worker: only for a session that lasts as
+   * long as its process (lspgate's own front ends), since a stopped one is abandoned, not closed.
+   */
+  watchInThread?: boolean;
 }
 
 /**
@@ -168,6 +173,7 @@ export class Session {
     // Files other tools change reach the servers as didChangeWatchedFiles.
     const watcher = watchWorkspace(workspace.path, (changes) => manager.filesChanged(changes), {
       onLost: () => manager.changesLost(),
+      inThread: options.watchInThread,
     });
     const session = new Session(workspace, manager, options, trustedRoots, watcher);
     session.#unsaid.push(...recovered);

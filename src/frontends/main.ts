@@ -80,8 +80,15 @@ export function trustedRootsOf(flags: GlobalFlags): string[] {
   return [...flags.config.trustedRoots, ...(flags.trust ? [flags.root] : [])];
 }
 
-/** Builds a session from flags; with `--telemetry` (or LSPGATE_TELEMETRY) its events are written. */
-export async function openSession(flags: GlobalFlags): Promise<Session> {
+/**
+ * Builds a session from flags; with `--telemetry` (or LSPGATE_TELEMETRY) its events are written.
+ * `forLife`: the session lasts as long as this process (a front end's own), so its watcher runs
+ * on this thread instead of a Worker of its own.
+ */
+export async function openSession(
+  flags: GlobalFlags,
+  { forLife = false }: { forLife?: boolean } = {},
+): Promise<Session> {
   const { Session, ADAPTERS } = await serving();
   const sandbox = await sandboxFor(flags);
   const telemetry = telemetryFrom(flags.telemetry);
@@ -97,6 +104,7 @@ export async function openSession(flags: GlobalFlags): Promise<Session> {
     sandboxed: sandbox.sandboxed,
     sandboxBackend: sandbox.backend,
     trustedRoots: trustedRootsOf(flags),
+    watchInThread: forLife,
   });
   return telemetry ? observeRequests(session, telemetry) : session;
 }
@@ -152,7 +160,8 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
       );
     }
   }
-  return await openSession(flags);
+  // This process's own session, for the rest of its life.
+  return await openSession(flags, { forLife: true });
 }
 
 /** Whether this process may write to `path` (Deno's permission, never a prompt). */

@@ -1,4 +1,9 @@
-import type { FileChange } from "./watcher.ts";
+/** A change to a file on disk, as `workspace/didChangeWatchedFiles` counts them. */
+export interface FileChange {
+  path: string;
+  /** 1 created, 2 changed, 3 deleted. */
+  type: 1 | 2 | 3;
+}
 
 /** Messages to the watcher Worker. */
 export type ToWatcher =

@@ -20,9 +20,10 @@ const ALLOWED = new Set([
   "Deno.errors",
 ]);
 
-Deno.test("the server client's own code uses no Deno API beyond spawning and signalling its server", async () => {
+/** Each use of a Deno API outside `allowed`, dynamic import, fetch or Node I/O in `entry`'s graph. */
+async function usesOutside(entry: string, allowed: Set<string>): Promise<string[]> {
   const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "src/lsp/client.ts"],
+    args: ["info", "--json", entry],
     cwd: REPO_ROOT,
     stdout: "piped",
     stderr: "piped",
@@ -32,20 +33,35 @@ Deno.test("the server client's own code uses no Deno API beyond spawning and sig
     modules: { specifier: string }[];
   };
   const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file:"));
-  assert.ok(local.length > 10, `the client's graph: ${local.join(", ")}`);
+  assert.ok(local.length > 1, `${entry}'s graph: ${local.join(", ")}`);
   const found: string[] = [];
   for (const specifier of local) {
     const text = await Deno.readTextFile(fileURLToPath(specifier));
     const name = specifier.slice(specifier.indexOf("/src/") + 1);
     for (const [use] of text.matchAll(/\bDeno\.[A-Za-z]+/g)) {
-      if (!ALLOWED.has(use)) found.push(`${name}: ${use}`);
+      if (!allowed.has(use)) found.push(`${name}: ${use}`);
     }
     // No way around the list: no dynamic import, no fetch, no Node built-in with its own I/O.
     for (const [use] of text.matchAll(/\bimport\(|\bfetch\(|from "node:(?!path)[a-z_]+"/g)) {
       found.push(`${name}: ${use}`);
     }
   }
+  return found;
+}
+
+Deno.test("the server client's own code uses no Deno API beyond spawning and signalling its server", async () => {
+  const found = await usesOutside("src/lsp/client.ts", ALLOWED);
   assert.deepEqual(found, [], "the client must not reach files, network or environment itself");
+});
+
+// The workspace watcher of lspgate's own front ends runs on the main thread too (a session that
+// lasts its process): its code only watches, and hands paths to the main thread's checks.
+Deno.test("the workspace watcher's own code uses no Deno API beyond watching", async () => {
+  const found = await usesOutside(
+    "src/servers/watch_service.ts",
+    new Set(["Deno.watchFs", "Deno.FsWatcher"]),
+  );
+  assert.deepEqual(found, [], "the watcher must not read, write or reach anything itself");
 });
 
 /** Worker threads of a process, by the names Deno gives them ("worker-N"). */
