@@ -25,6 +25,8 @@ export interface WorkspaceWatcher {
    * one is still being delivered: equal before and after a flush, nothing changed in between.
    */
   readonly heard: number | undefined;
+  /** Where the watching runs, once that is decided. */
+  readonly runsOn: "main thread" | "worker" | undefined;
   stop(): void;
 }
 
@@ -40,9 +42,10 @@ export interface WatchOptions {
   /** The kernel's event queue overflowed: changes were lost, so nothing known can be trusted. */
   onLost?: () => void;
   /**
-   * Watch on this thread rather than in a Worker (~15 MiB less, one thread hop less per flush).
-   * Only for a session that lasts as long as its process: a stopped watcher is abandoned, not
-   * closed (see watch_service.ts), and the process's exit ends it.
+   * Watch on this thread rather than in a Worker (~15 MiB less, one thread hop less per flush)
+   * where the tree holds at most IN_THREAD_MAX_FOLDERS folders. Only for a session that lasts as
+   * long as its process: a stopped watcher is abandoned, not closed (see watch_service.ts), and the
+   * process's exit ends it.
    */
   inThread?: boolean;
 }
@@ -106,11 +109,26 @@ export function watchWorkspace(
 
   try {
     barrier = barrierFolder(root);
-    if (options.inThread) service = watchService(onMessage);
-    else worker = startWorker(root, barrier, onMessage);
-    post({ type: "start", root, barrier });
+    if (!options.inThread) begin(false);
+    else {
+      // Deno.watchFs sets a watch on every folder before it returns (~45 µs each): on this thread
+      // only for a tree small enough not to hold requests back; a larger one gets the Worker.
+      fewFolders(root, IN_THREAD_MAX_FOLDERS).then((few) => {
+        if (state !== "stopped") begin(few);
+      });
+    }
   } catch (error) {
     onMessage({ type: "failed", message: String(error) });
+  }
+
+  function begin(inThread: boolean) {
+    try {
+      if (inThread) service = watchService(onMessage);
+      else worker = startWorker(root, barrier, onMessage);
+      post({ type: "start", root, barrier });
+    } catch (error) {
+      onMessage({ type: "failed", message: String(error) });
+    }
   }
 
   function post(message: ToWatcher) {
@@ -187,6 +205,9 @@ export function watchWorkspace(
     get exact() {
       return state === "watching" && barrier !== undefined && !lost;
     },
+    get runsOn() {
+      return service ? "main thread" as const : worker ? "worker" as const : undefined;
+    },
     get heard() {
       return undelivered === 0 ? reports : undefined;
     },
@@ -210,6 +231,28 @@ export function watchWorkspace(
       removeBarrier();
     },
   };
+}
+
+/** The most folders a workspace may hold for its watcher to run on the main thread (~45 ms). */
+export const IN_THREAD_MAX_FOLDERS = 1_000;
+
+/** Whether `root` holds at most `max` folders (symlinks not followed; unreadable ones skipped). */
+async function fewFolders(root: string, max: number): Promise<boolean> {
+  const stack = [root];
+  let folders = 0;
+  while (stack.length) {
+    const folder = stack.pop()!;
+    try {
+      for await (const entry of Deno.readDir(folder)) {
+        if (!entry.isDirectory) continue;
+        if (++folders > max) return false;
+        stack.push(`${folder}/${entry.name}`);
+      }
+    } catch {
+      // Unreadable: its watch fails the same way.
+    }
+  }
+  return true;
 }
 
 /** The watcher's Worker: it may read the root and the barrier folder, and nothing else. */

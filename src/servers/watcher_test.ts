@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type FileChange, watchWorkspace } from "./watcher.ts";
+import { type FileChange, IN_THREAD_MAX_FOLDERS, watchWorkspace } from "./watcher.ts";
 import { pathExists, runtimeFolderPath } from "../fs.ts";
 
 async function tempRoot(): Promise<string> {
@@ -132,3 +132,41 @@ Deno.test("status says whether changes are followed exactly: only with a private
     await Deno.remove(temp, { recursive: true });
   }
 });
+
+Deno.test(
+  "on this thread only for a small tree: past IN_THREAD_MAX_FOLDERS folders the watcher gets its Worker",
+  { sanitizeOps: false, sanitizeResources: false },
+  async () => {
+    const small = await tempRoot();
+    const large = await tempRoot();
+    for (let i = 0; i <= IN_THREAD_MAX_FOLDERS; i++) {
+      await Deno.mkdir(join(large, `d${Math.floor(i / 100)}`, `e${i}`), { recursive: true });
+    }
+    await Deno.mkdir(join(small, "src", "lib"), { recursive: true });
+    const seen = new Set<string>();
+    const record = (changes: FileChange[]) => {
+      for (const change of changes) seen.add(change.path);
+      return Promise.resolve();
+    };
+    const watchers = [small, large].map((root) => watchWorkspace(root, record, { inThread: true }));
+    try {
+      for (const watcher of watchers) {
+        const deadline = Date.now() + 20_000;
+        while (!watcher.exact && Date.now() < deadline) await watcher.flush();
+        assert.equal(watcher.exact, true);
+      }
+      assert.deepEqual(watchers.map((w) => w.runsOn), ["main thread", "worker"]);
+      // Either way a write before a flush is delivered by it.
+      for (const [i, root] of [small, large].entries()) {
+        const file = join(root, i ? "d3/e300/x.txt" : "src/lib/x.txt");
+        await Deno.writeTextFile(file, "x");
+        await watchers[i].flush();
+        assert.ok(seen.has(file), `the write of ${file} before the flush was delivered`);
+      }
+    } finally {
+      for (const watcher of watchers) watcher.stop();
+      await Deno.remove(small, { recursive: true });
+      await Deno.remove(large, { recursive: true });
+    }
+  },
+);
