@@ -5,15 +5,29 @@ export interface FileChange {
   type: 1 | 2 | 3;
 }
 
-/** Messages to the watcher Worker. */
+/** Messages to a workspace's watch. */
 export type ToWatcher =
   | { type: "start"; root: string; barrier?: string }
-  | { type: "flush"; id: number };
+  | { type: "flush"; id: number }
+  | { type: "stop" };
 
-/** Messages from the watcher Worker. */
+/** Messages from a workspace's watch. */
 export type FromWatcher =
   | { type: "watching" }
   | { type: "changes"; changes: FileChange[] }
   | { type: "flushed"; id: number }
   | { type: "rescan" }
-  | { type: "failed"; message: string };
+  | { type: "failed"; message: string }
+  | { type: "closed" };
+
+/** To the shared watcher Worker: a message for one of the watches it runs (watch_host.ts). */
+export interface ToHost {
+  to: number;
+  message: ToWatcher;
+}
+
+/** From the shared watcher Worker: a message of one of its watches. */
+export interface FromHost {
+  from: number;
+  message: FromWatcher;
+}

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
+import { type HostedWatch, hostWatch } from "./watch_host.ts";
 
 /** How long a flush waits for the watcher before going on without it. */
 const FLUSH_WAIT_MS = 200;
@@ -43,7 +43,7 @@ export interface WatchOptions {
   onLost?: () => void;
   /**
    * Watch on this thread rather than in a Worker (~15 MiB less, one thread hop less per flush)
-   * where the tree holds at most IN_THREAD_MAX_FOLDERS folders. Only for a session that lasts as
+   * where the tree is within IN_THREAD_MAX. Only for a session that lasts as
    * long as its process: a stopped watcher is abandoned, not closed (see watch_service.ts), and the
    * process's exit ends it.
    */
@@ -53,8 +53,8 @@ export interface WatchOptions {
 /**
  * Watches the workspace so servers hear about files other tools change (for files they do not
  * have open; open ones are checked before every query). Heavy folders are ignored. The watching
- * runs in a Worker allowed to read the root and nothing else, or on this thread with `inThread`
- * (see watch_service.ts for when). A watcher that cannot start is reported and skipped.
+ * runs in the Worker this process's watches share (watch_host.ts), or on this thread with
+ * `inThread` (see watch_service.ts for when). A watcher that cannot start is reported and skipped.
  *
  * Architecture Invariant: a flush is a barrier where lspgate may write a private folder (the
  * daemon's, or the temp folder): it creates a file there, watched by the same watcher, and waits
@@ -67,7 +67,7 @@ export function watchWorkspace(
   onChanges: (changes: FileChange[]) => Promise<void>,
   options: WatchOptions = {},
 ): WorkspaceWatcher {
-  let worker: Worker | undefined;
+  let hosted: HostedWatch | undefined;
   let service: WatchService | undefined;
   let barrier: string | undefined;
   let delivering: Promise<void> = Promise.resolve();
@@ -76,6 +76,8 @@ export function watchWorkspace(
   let nextFlush = 1;
   let state: "starting" | "watching" | "failed" | "stopped" = "starting";
   let lost = false;
+  /** A flush gave up waiting for the watches to be set (a busy or slow-starting Worker). */
+  let unguarded = false;
   const flushed = new Map<number, () => void>();
   let onWatching: () => void = () => {};
   const watching = new Promise<void>((resolve) => onWatching = resolve);
@@ -91,7 +93,15 @@ export function watchWorkspace(
     } else if (message.type === "flushed") {
       flushed.get(message.id)?.();
     } else if (message.type === "watching") {
-      if (state === "starting") state = "watching";
+      if (state === "starting") {
+        state = "watching";
+        if (unguarded) {
+          // A query went on before the watches were in place: what changed before now was not
+          // seen, so nothing remembered as unchanged may be trusted.
+          reports++;
+          options.onLost?.();
+        }
+      }
       onWatching();
     } else if (message.type === "rescan") {
       reports++;
@@ -111,10 +121,10 @@ export function watchWorkspace(
     barrier = barrierFolder(root);
     if (!options.inThread) begin(false);
     else {
-      // Deno.watchFs sets a watch on every folder before it returns (~45 µs each): on this thread
-      // only for a tree small enough not to hold requests back; a larger one gets the Worker.
-      fewFolders(root, IN_THREAD_MAX_FOLDERS).then((few) => {
-        if (state !== "stopped") begin(few);
+      // Deno.watchFs walks the whole tree before it returns: on this thread only for a tree small
+      // enough not to hold requests back; a larger one gets the Worker.
+      smallTree(root).then((small) => {
+        if (state !== "stopped") begin(small);
       });
     }
   } catch (error) {
@@ -124,7 +134,7 @@ export function watchWorkspace(
   function begin(inThread: boolean) {
     try {
       if (inThread) service = watchService(onMessage);
-      else worker = startWorker(root, barrier, onMessage);
+      else hosted = hostWatch(onMessage);
       post({ type: "start", root, barrier });
     } catch (error) {
       onMessage({ type: "failed", message: String(error) });
@@ -133,7 +143,7 @@ export function watchWorkspace(
 
   function post(message: ToWatcher) {
     if (service) service.receive(message);
-    else worker?.postMessage(message);
+    else hosted?.post(message);
   }
 
   function removeQuietly(file: string) {
@@ -206,7 +216,7 @@ export function watchWorkspace(
       return state === "watching" && barrier !== undefined && !lost;
     },
     get runsOn() {
-      return service ? "main thread" as const : worker ? "worker" as const : undefined;
+      return service ? "main thread" as const : hosted ? "worker" as const : undefined;
     },
     get heard() {
       return undelivered === 0 ? reports : undefined;
@@ -218,6 +228,7 @@ export function watchWorkspace(
     async flush() {
       // A watcher still setting up its watches (a large tree) holds a query back only so long.
       if (state === "starting") await bounded(watching);
+      if (state === "starting") unguarded = true;
       if (state !== "watching") return;
       await sharedRound();
       await delivering;
@@ -225,7 +236,7 @@ export function watchWorkspace(
     stop() {
       if (state === "stopped") return;
       state = "stopped";
-      worker?.terminate();
+      hosted?.stop();
       service?.abandon();
       for (const resolve of flushed.values()) resolve();
       removeBarrier();
@@ -233,19 +244,24 @@ export function watchWorkspace(
   };
 }
 
-/** The most folders a workspace may hold for its watcher to run on the main thread (~45 ms). */
-export const IN_THREAD_MAX_FOLDERS = 1_000;
+/**
+ * The largest tree whose watcher runs on the main thread: Deno.watchFs walks every entry and sets a
+ * watch on every folder before it returns (measured: ~11 µs a folder, ~3.5 a file), ~45 ms here.
+ */
+export const IN_THREAD_MAX = { folders: 1_000, entries: 10_000 };
 
-/** Whether `root` holds at most `max` folders (symlinks not followed; unreadable ones skipped). */
-async function fewFolders(root: string, max: number): Promise<boolean> {
+/** Whether `root` is within IN_THREAD_MAX (symlinks not followed; unreadable folders skipped). */
+async function smallTree(root: string): Promise<boolean> {
   const stack = [root];
   let folders = 0;
+  let entries = 0;
   while (stack.length) {
     const folder = stack.pop()!;
     try {
       for await (const entry of Deno.readDir(folder)) {
+        if (++entries > IN_THREAD_MAX.entries) return false;
         if (!entry.isDirectory) continue;
-        if (++folders > max) return false;
+        if (++folders > IN_THREAD_MAX.folders) return false;
         stack.push(`${folder}/${entry.name}`);
       }
     } catch {
@@ -253,36 +269,6 @@ async function fewFolders(root: string, max: number): Promise<boolean> {
     }
   }
   return true;
-}
-
-/** The watcher's Worker: it may read the root and the barrier folder, and nothing else. */
-function startWorker(
-  root: string,
-  barrier: string | undefined,
-  onMessage: (message: FromWatcher) => void,
-): Worker {
-  const worker = new Worker(workerUrl(), {
-    type: "module",
-    name: WORKER_NAMES.watcher,
-    deno: {
-      permissions: {
-        read: barrier ? [root, barrier] : [root],
-        write: false,
-        net: false,
-        env: false,
-        run: false,
-        ffi: false,
-        sys: false,
-        import: false,
-      },
-    },
-  } as WorkerOptions);
-  worker.onmessage = (event: MessageEvent<FromWatcher>) => onMessage(event.data);
-  worker.onerror = (event) => {
-    event.preventDefault();
-    onMessage({ type: "failed", message: `the watcher failed: ${event.message}` });
-  };
-  return worker;
 }
 
 /**

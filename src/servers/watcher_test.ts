@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type FileChange, IN_THREAD_MAX_FOLDERS, watchWorkspace } from "./watcher.ts";
+import { type FileChange, IN_THREAD_MAX, watchWorkspace } from "./watcher.ts";
 import { pathExists, runtimeFolderPath } from "../fs.ts";
 
 async function tempRoot(): Promise<string> {
@@ -133,40 +133,127 @@ Deno.test("status says whether changes are followed exactly: only with a private
   }
 });
 
+/** Makes `count` folders (or files) under `root` in one go, 100 to a parent folder. */
+async function fill(root: string, count: number, kind: "folders" | "files"): Promise<void> {
+  const parents = Math.ceil(count / 100);
+  const script = kind === "folders"
+    ? `mkdir -p d{0..${parents - 1}}/e{0..99}`
+    : `mkdir -p f{0..${parents - 1}} && for p in f*; do touch $p/x{0..99}; done`;
+  const made = await new Deno.Command("bash", { args: ["-c", script], cwd: root }).output();
+  assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
+}
+
 Deno.test(
-  "on this thread only for a small tree: past IN_THREAD_MAX_FOLDERS folders the watcher gets its Worker",
+  "on this thread only for a small tree: past IN_THREAD_MAX's folders or entries the watcher gets its Worker",
   { sanitizeOps: false, sanitizeResources: false },
   async () => {
     const small = await tempRoot();
-    const large = await tempRoot();
-    for (let i = 0; i <= IN_THREAD_MAX_FOLDERS; i++) {
-      await Deno.mkdir(join(large, `d${Math.floor(i / 100)}`, `e${i}`), { recursive: true });
-    }
+    const manyFolders = await tempRoot();
+    const manyFiles = await tempRoot();
     await Deno.mkdir(join(small, "src", "lib"), { recursive: true });
+    await fill(manyFolders, IN_THREAD_MAX.folders + 100, "folders");
+    await fill(manyFiles, IN_THREAD_MAX.entries + 100, "files");
+    const roots = [small, manyFolders, manyFiles];
     const seen = new Set<string>();
     const record = (changes: FileChange[]) => {
       for (const change of changes) seen.add(change.path);
       return Promise.resolve();
     };
-    const watchers = [small, large].map((root) => watchWorkspace(root, record, { inThread: true }));
+    const watchers = roots.map((root) => watchWorkspace(root, record, { inThread: true }));
     try {
       for (const watcher of watchers) {
         const deadline = Date.now() + 20_000;
         while (!watcher.exact && Date.now() < deadline) await watcher.flush();
         assert.equal(watcher.exact, true);
       }
-      assert.deepEqual(watchers.map((w) => w.runsOn), ["main thread", "worker"]);
+      assert.deepEqual(watchers.map((w) => w.runsOn), ["main thread", "worker", "worker"]);
       // Either way a write before a flush is delivered by it.
-      for (const [i, root] of [small, large].entries()) {
-        const file = join(root, i ? "d3/e300/x.txt" : "src/lib/x.txt");
+      for (const [i, root] of roots.entries()) {
+        const file = join(root, ["src/lib", "d3/e7", "f2"][i], "new.txt");
         await Deno.writeTextFile(file, "x");
         await watchers[i].flush();
         assert.ok(seen.has(file), `the write of ${file} before the flush was delivered`);
       }
     } finally {
       for (const watcher of watchers) watcher.stop();
-      await Deno.remove(small, { recursive: true });
-      await Deno.remove(large, { recursive: true });
+      for (const root of roots) await Deno.remove(root, { recursive: true });
     }
   },
 );
+
+/** Worker threads of this process, by the names Deno gives them ("worker-N"). */
+function workerThreads(): number {
+  let count = 0;
+  for (const task of Deno.readDirSync("/proc/self/task")) {
+    const comm = Deno.readTextFileSync(`/proc/self/task/${task.name}/comm`).trim();
+    if (/^worker-\d+$/.test(comm)) count++;
+  }
+  return count;
+}
+
+Deno.test("the watches of several workspaces share one Worker, which goes with the last of them", async () => {
+  const roots = [await tempRoot(), await tempRoot(), await tempRoot()];
+  const before = workerThreads();
+  const seen = new Set<string>();
+  const watchers = roots.map((root) =>
+    watchWorkspace(root, (changes: FileChange[]) => {
+      for (const change of changes) seen.add(change.path);
+      return Promise.resolve();
+    })
+  );
+  try {
+    for (const watcher of watchers) {
+      const deadline = Date.now() + 20_000;
+      while (!watcher.exact && Date.now() < deadline) await watcher.flush();
+      assert.equal(watcher.exact, true);
+    }
+    assert.equal(workerThreads() - before, 1, "one watcher Worker for three workspaces");
+    // One stops (its watch closed in the Worker); the others still deliver every write.
+    watchers[0].stop();
+    for (const [i, root] of roots.entries()) {
+      if (i === 0) continue;
+      const file = join(root, "after.txt");
+      await Deno.writeTextFile(file, "x");
+      await watchers[i].flush();
+      assert.ok(seen.has(file), `the write of ${file} after another workspace stopped`);
+    }
+  } finally {
+    for (const watcher of watchers) watcher.stop();
+    for (const root of roots) await Deno.remove(root, { recursive: true });
+  }
+  // Terminated with the last watch: Deno's own sanitizer would also name a Worker left behind.
+  const deadline = Date.now() + 5_000;
+  while (workerThreads() > before && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(workerThreads(), before);
+});
+
+Deno.test("a flush that went on before the watches were set is followed by a lost-changes report once they are", async () => {
+  // Setting a watch on each of 40,000 folders holds the shared Worker ~0.45 s: the small
+  // workspace's watch, queued behind it, starts after its first flush gave up waiting (200 ms).
+  const big = await tempRoot();
+  const small = await tempRoot();
+  await fill(big, 40_000, "folders");
+  let lost = 0;
+  const busy = watchWorkspace(big, () => Promise.resolve());
+  const late = watchWorkspace(small, () => Promise.resolve(), { onLost: () => lost++ });
+  try {
+    await late.flush();
+    assert.equal(late.runsOn, "worker");
+    assert.equal(late.exact, false, "its first flush went on before its watch was set");
+    assert.equal(lost, 0);
+    const deadline = Date.now() + 20_000;
+    while (!late.exact && Date.now() < deadline) await late.flush();
+    assert.equal(late.exact, true);
+    assert.equal(lost, 1, "what changed before the watch was set is reported as lost");
+    // Once: later flushes are exact again.
+    await late.flush();
+    assert.equal(lost, 1);
+  } finally {
+    busy.stop();
+    late.stop();
+    await Deno.remove(big, { recursive: true });
+    await Deno.remove(small, { recursive: true });
+  }
+});
