@@ -5,29 +5,15 @@ export interface FileChange {
   type: 1 | 2 | 3;
 }
 
-/** Messages to a workspace's watch. */
+/** Messages to the watcher Worker. */
 export type ToWatcher =
   | { type: "start"; root: string; barrier?: string }
-  | { type: "flush"; id: number }
-  | { type: "stop" };
+  | { type: "flush"; id: number };
 
-/** Messages from a workspace's watch. */
+/** Messages from the watcher Worker. */
 export type FromWatcher =
   | { type: "watching" }
   | { type: "changes"; changes: FileChange[] }
   | { type: "flushed"; id: number }
   | { type: "rescan" }
-  | { type: "failed"; message: string }
-  | { type: "closed" };
-
-/** To the shared watcher Worker: a message for one of the watches it runs (watch_host.ts). */
-export interface ToHost {
-  to: number;
-  message: ToWatcher;
-}
-
-/** From the shared watcher Worker: a message of one of its watches. */
-export interface FromHost {
-  from: number;
-  message: FromWatcher;
-}
+  | { type: "failed"; message: string };

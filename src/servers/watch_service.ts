@@ -10,10 +10,7 @@ import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
 
-/**
- * A running watch service: hand it messages (`stop` closes its watch and answers `closed`, which
- * may block the thread on a watch stuck on a FIFO); abandon() silences it for good without closing.
- */
+/** A running watch service: hand it messages; abandon() silences it for good without closing. */
 export interface WatchService {
   receive(message: ToWatcher): void;
   abandon(): void;
@@ -24,7 +21,6 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
   let pending = new Map<string, FileChange["type"]>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let abandoned = false;
-  let watching: Deno.FsWatcher | undefined;
   const say = (message: FromWatcher) => {
     if (!abandoned) post(message);
   };
@@ -45,7 +41,6 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
       say({ type: "failed", message: String(error) });
       return;
     }
-    watching = watcher;
     // The watches are in place once watchFs returns: a barrier written from now on is seen.
     say({ type: "watching" });
     const inBarrier = (path: string) => barrier !== undefined && path.startsWith(barrier + "/");
@@ -105,16 +100,6 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
     receive(message) {
       if (message.type === "start") {
         watch(message.root, message.barrier);
-        return;
-      }
-      if (message.type === "stop") {
-        this.abandon();
-        try {
-          watching?.close();
-        } catch {
-          // Closed already.
-        }
-        post({ type: "closed" });
         return;
       }
       // Without a barrier folder: what the watcher has already read comes first.

@@ -1,21 +1,11 @@
 /// <reference lib="deno.worker" />
-// The watcher Worker (started through worker_entry.ts): the watches of every workspace this
-// process watches off its main thread, one watch service each (watch_host.ts says why one Worker).
-import { type WatchService, watchService } from "./watch_service.ts";
-import type { FromHost, ToHost } from "./watch_protocol.ts";
+// The workspace watcher's Worker (started through worker_entry.ts), with read access to the root
+// (and the barrier folder) only; watch_service.ts says why a Worker.
+import { watchService } from "./watch_service.ts";
+import type { ToWatcher } from "./watch_protocol.ts";
 
-/** Serves the workspace watches to the thread that started this Worker (see watch_host.ts). */
+/** Serves the workspace watcher to the thread that started this Worker (see watcher.ts). */
 export function serveWatchWorker(): void {
-  const services = new Map<number, WatchService>();
-  self.onmessage = ({ data }: MessageEvent<ToHost>) => {
-    const { to, message } = data;
-    let service = services.get(to);
-    if (!service) {
-      if (message.type !== "start") return;
-      service = watchService((reply) => self.postMessage({ from: to, message: reply } as FromHost));
-      services.set(to, service);
-    }
-    if (message.type === "stop") services.delete(to);
-    service.receive(message);
-  };
+  const service = watchService((message) => self.postMessage(message));
+  self.onmessage = (event: MessageEvent<ToWatcher>) => service.receive(event.data);
 }

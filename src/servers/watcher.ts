@@ -1,13 +1,15 @@
 import { join } from "node:path";
+import { WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
-import { type HostedWatch, hostWatch } from "./watch_host.ts";
 
 /** How long a flush waits for the watcher before going on without it. */
 const FLUSH_WAIT_MS = 200;
+/** Barriers missed in a row after which the watcher is given up (see missedBarrier). */
+const MAX_MISSED = 3;
 
 /** A running workspace watcher. */
 export interface WorkspaceWatcher {
@@ -53,8 +55,8 @@ export interface WatchOptions {
 /**
  * Watches the workspace so servers hear about files other tools change (for files they do not
  * have open; open ones are checked before every query). Heavy folders are ignored. The watching
- * runs in the Worker this process's watches share (watch_host.ts), or on this thread with
- * `inThread` (see watch_service.ts for when). A watcher that cannot start is reported and skipped.
+ * runs in a Worker allowed to read the root and nothing else, or on this thread with `inThread`
+ * (see watch_service.ts for when). A watcher that cannot start is reported and skipped.
  *
  * Architecture Invariant: a flush is a barrier where lspgate may write a private folder (the
  * daemon's, or the temp folder): it creates a file there, watched by the same watcher, and waits
@@ -67,7 +69,7 @@ export function watchWorkspace(
   onChanges: (changes: FileChange[]) => Promise<void>,
   options: WatchOptions = {},
 ): WorkspaceWatcher {
-  let hosted: HostedWatch | undefined;
+  let worker: Worker | undefined;
   let service: WatchService | undefined;
   let barrier: string | undefined;
   let delivering: Promise<void> = Promise.resolve();
@@ -78,6 +80,8 @@ export function watchWorkspace(
   let lost = false;
   /** A flush gave up waiting for the watches to be set (a busy or slow-starting Worker). */
   let unguarded = false;
+  /** Barriers in a row the watcher did not report in time. */
+  let missed = 0;
   const flushed = new Map<number, () => void>();
   let onWatching: () => void = () => {};
   const watching = new Promise<void>((resolve) => onWatching = resolve);
@@ -91,7 +95,10 @@ export function watchWorkspace(
         undelivered--
       );
     } else if (message.type === "flushed") {
-      flushed.get(message.id)?.();
+      const waiting = flushed.get(message.id);
+      // A barrier reported after its flush gave up: the watcher is slow, not stalled.
+      if (waiting) waiting();
+      else missed = 0;
     } else if (message.type === "watching") {
       if (state === "starting") {
         state = "watching";
@@ -134,7 +141,7 @@ export function watchWorkspace(
   function begin(inThread: boolean) {
     try {
       if (inThread) service = watchService(onMessage);
-      else hosted = hostWatch(onMessage);
+      else worker = startWorker(root, barrier, onMessage);
       post({ type: "start", root, barrier });
     } catch (error) {
       onMessage({ type: "failed", message: String(error) });
@@ -143,7 +150,7 @@ export function watchWorkspace(
 
   function post(message: ToWatcher) {
     if (service) service.receive(message);
-    else hosted?.post(message);
+    else worker?.postMessage(message);
   }
 
   function removeQuietly(file: string) {
@@ -164,10 +171,35 @@ export function watchWorkspace(
   }
 
   /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
-  async function bounded(promise: Promise<void>): Promise<void> {
+  async function bounded(promise: Promise<void>): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([promise, new Promise<void>((r) => timer = setTimeout(r, FLUSH_WAIT_MS))]);
+    const came = await Promise.race([
+      promise.then(() => true),
+      new Promise<boolean>((r) => timer = setTimeout(() => r(false), FLUSH_WAIT_MS)),
+    ]);
     clearTimeout(timer);
+    return came;
+  }
+
+  /**
+   * A barrier the watcher did not report in time: it is slow, or stuck (a FIFO opened in the
+   * workspace stalls every watch of Deno's on that thread). What changed meanwhile may not have
+   * been seen, so nothing remembered as unchanged is trusted; after MAX_MISSED in a row, none of
+   * them reported late (a slow watcher reports them), the watcher is given up (changes are then
+   * checked by size and time alone, and status says so).
+   */
+  function missedBarrier() {
+    missed++;
+    reports++;
+    options.onLost?.();
+    if (missed < MAX_MISSED || state !== "watching") return;
+    console.error(
+      `lspgate: not watching ${root} for changes: the watcher stopped answering (a FIFO opened ` +
+        "in the workspace stalls it)",
+    );
+    state = "failed";
+    worker?.terminate();
+    service?.abandon();
   }
 
   /** One barrier (or, without one, one flush round trip), waited for at most FLUSH_WAIT_MS. */
@@ -185,9 +217,12 @@ export function watchWorkspace(
       barrier = undefined;
       post({ type: "flush", id });
     }
-    await bounded(done);
+    const came = await bounded(done);
     flushed.delete(id);
     if (file) removeQuietly(file);
+    if (!file || state !== "watching") return;
+    if (came) missed = 0;
+    else missedBarrier();
   }
 
   // Flushes asked while a round is in flight share the one after it: that round starts after
@@ -213,22 +248,28 @@ export function watchWorkspace(
 
   return {
     get exact() {
-      return state === "watching" && barrier !== undefined && !lost;
+      return state === "watching" && barrier !== undefined && !lost && missed === 0;
     },
     get runsOn() {
-      return service ? "main thread" as const : hosted ? "worker" as const : undefined;
+      return service ? "main thread" as const : worker ? "worker" as const : undefined;
     },
     get heard() {
       return undelivered === 0 ? reports : undefined;
     },
     get tracking(): ChangeTracking {
       if (state === "failed" || state === "stopped") return "off";
-      return barrier !== undefined && !lost ? "exact" : "best effort";
+      return barrier !== undefined && !lost && missed === 0 ? "exact" : "best effort";
     },
     async flush() {
       // A watcher still setting up its watches (a large tree) holds a query back only so long.
       if (state === "starting") await bounded(watching);
-      if (state === "starting") unguarded = true;
+      if (state === "starting") {
+        // The query goes on without the watches: nothing remembered as unchanged is trusted for
+        // it, and once they are in place what changed before then is reported too.
+        unguarded = true;
+        reports++;
+        options.onLost?.();
+      }
       if (state !== "watching") return;
       await sharedRound();
       await delivering;
@@ -236,7 +277,7 @@ export function watchWorkspace(
     stop() {
       if (state === "stopped") return;
       state = "stopped";
-      hosted?.stop();
+      worker?.terminate();
       service?.abandon();
       for (const resolve of flushed.values()) resolve();
       removeBarrier();
@@ -269,6 +310,36 @@ async function smallTree(root: string): Promise<boolean> {
     }
   }
   return true;
+}
+
+/** The watcher's Worker: it may read the root and the barrier folder, and nothing else. */
+function startWorker(
+  root: string,
+  barrier: string | undefined,
+  onMessage: (message: FromWatcher) => void,
+): Worker {
+  const worker = new Worker(workerUrl(), {
+    type: "module",
+    name: WORKER_NAMES.watcher,
+    deno: {
+      permissions: {
+        read: barrier ? [root, barrier] : [root],
+        write: false,
+        net: false,
+        env: false,
+        run: false,
+        ffi: false,
+        sys: false,
+        import: false,
+      },
+    },
+  } as WorkerOptions);
+  worker.onmessage = (event: MessageEvent<FromWatcher>) => onMessage(event.data);
+  worker.onerror = (event) => {
+    event.preventDefault();
+    onMessage({ type: "failed", message: `the watcher failed: ${event.message}` });
+  };
+  return worker;
 }
 
 /**
