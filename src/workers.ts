@@ -22,3 +22,17 @@ export function workerUrl(): URL {
   const here = new URL(import.meta.url);
   return here.pathname.endsWith("/src/workers.ts") ? new URL("./worker_entry.ts", here) : here;
 }
+
+/** A Worker's Deno permissions when it may read `paths` and nothing else (no write, net, run…). */
+export function readingOnly(paths: (string | URL)[]) {
+  return {
+    read: paths,
+    write: false,
+    net: false,
+    env: false,
+    run: false,
+    ffi: false,
+    sys: false,
+    import: false,
+  } as const;
+}

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { WORKER_NAMES, workerUrl } from "../workers.ts";
+import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
@@ -321,18 +321,7 @@ function startWorker(
   const worker = new Worker(workerUrl(), {
     type: "module",
     name: WORKER_NAMES.watcher,
-    deno: {
-      permissions: {
-        read: barrier ? [root, barrier] : [root],
-        write: false,
-        net: false,
-        env: false,
-        run: false,
-        ffi: false,
-        sys: false,
-        import: false,
-      },
-    },
+    deno: { permissions: readingOnly(barrier ? [root, barrier] : [root]) },
   } as WorkerOptions);
   worker.onmessage = (event: MessageEvent<FromWatcher>) => onMessage(event.data);
   worker.onerror = (event) => {

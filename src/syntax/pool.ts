@@ -9,7 +9,7 @@
 // resourceLimits stop a Worker without telling its parent), so memory is bounded by the
 // runtime's memory cap (loader.ts), the deadline, and retiring big Workers.
 import { LspGateError } from "../errors.ts";
-import { WORKER_NAMES, workerUrl } from "../workers.ts";
+import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
 import { languageName } from "./languages.ts";
 import { SyntaxUnavailable } from "./loader.ts";
 import type { FromSyntaxWorker, SyntaxAnswer, SyntaxJob, ToSyntaxWorker } from "./pool_protocol.ts";
@@ -155,18 +155,7 @@ export class SyntaxPool {
       type: "module",
       name: WORKER_NAMES.syntax,
       deno: {
-        permissions: shipped
-          ? {
-            read: [shipped],
-            write: false,
-            net: false,
-            env: false,
-            run: false,
-            ffi: false,
-            sys: false,
-            import: false,
-          }
-          : "none",
+        permissions: shipped ? readingOnly([shipped]) : "none",
       },
     } as WorkerOptions);
     const slot: Slot = { worker };

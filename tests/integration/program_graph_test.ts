@@ -4,27 +4,12 @@
 // dynamic import when this process serves itself. Measured: a `--daemon` client 73 → 54 MiB
 // resident, `--version` 65 → 45 MiB (tests/bench/memory.ts reports it). This keeps it so.
 import assert from "node:assert/strict";
+import { moduleGraph } from "../helpers/module_graph.ts";
 import { REPO_ROOT } from "../helpers/program.ts";
-
-interface Dependency {
-  isDynamic?: boolean;
-  code?: { specifier?: string };
-}
-interface Graph {
-  roots: string[];
-  modules: { specifier: string; dependencies?: Dependency[] }[];
-}
 
 /** The modules `entry` loads before its first line runs: its static imports, transitively. */
 async function staticClosure(entry: string): Promise<string[]> {
-  const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(info.code, 0, new TextDecoder().decode(info.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as Graph;
+  const graph = await moduleGraph(entry);
   const modules = new Map(graph.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
   const stack = [...graph.roots];

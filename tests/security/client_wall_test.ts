@@ -7,6 +7,7 @@
 // the same answer either way.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { moduleGraph } from "../helpers/module_graph.ts";
 import { REPO_ROOT } from "../helpers/program.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
@@ -22,16 +23,7 @@ const ALLOWED = new Set([
 
 /** Each use of a Deno API outside `allowed`, dynamic import, fetch or Node I/O in `entry`'s graph. */
 async function usesOutside(entry: string, allowed: Set<string>): Promise<string[]> {
-  const info = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: REPO_ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(info.code, 0, new TextDecoder().decode(info.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(info.stdout)) as {
-    modules: { specifier: string }[];
-  };
+  const graph = await moduleGraph(entry);
   const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith("file:"));
   assert.ok(local.length > 1, `${entry}'s graph: ${local.join(", ")}`);
   const found: string[] = [];
