@@ -22,7 +22,7 @@ if (inWorker()) {
   serveWorker();
 } else if (import.meta.main) {
   // Exit explicitly: a thread stuck in the OS (a watcher blocked on a FIFO) must not keep us.
-  Deno.exit(await main(Deno.args));
+  Deno.exit(await main(Deno.args, { ownsProcess: true }));
 }
 
 // The library's sessions, adapters, config and actions load here, when mod.ts is imported as a

@@ -40,5 +40,7 @@ if (import.meta.main) {
   else if (Deno.args[0] === LAUNCH_ARG) launch(Deno.args.slice(1));
   // Not awaited at the top level: main.ts's own imports reach this module again, and a bundle
   // would wait on this module's evaluation forever.
-  else import("./frontends/main.ts").then(async ({ main }) => Deno.exit(await main(Deno.args)));
+  else {import("./frontends/main.ts").then(async ({ main }) =>
+      Deno.exit(await main(Deno.args, { ownsProcess: true }))
+    );}
 }

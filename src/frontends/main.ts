@@ -117,8 +117,13 @@ const WARM_HOOK_DEADLINE_MS = 1_500;
  * none) for `call` and `hook` unless `--no-daemon`, and for JSON lines and `mcp` with `--daemon`;
  * else one in this process. A daemon that cannot be reached or started here (this process may not
  * spawn Deno) falls back to the in-process session. LSPGATE_NO_DAEMON=1 turns the default off.
+ * `forLife`: an in-process session lasts as long as this process (see openSession).
  */
-export async function openGate(flags: GlobalFlags, client: string): Promise<Gate> {
+export async function openGate(
+  flags: GlobalFlags,
+  client: string,
+  { forLife = false }: { forLife?: boolean } = {},
+): Promise<Gate> {
   const byDefault = client === "call" || client === "hook";
   const wanted = flags.daemon === "on" ||
     (flags.daemon === "auto" && byDefault && envIfGranted("LSPGATE_NO_DAEMON") !== "1");
@@ -160,8 +165,7 @@ export async function openGate(flags: GlobalFlags, client: string): Promise<Gate
       );
     }
   }
-  // This process's own session, for the rest of its life.
-  return await openSession(flags, { forLife: true });
+  return await openSession(flags, { forLife });
 }
 
 /** Whether this process may write to `path` (Deno's permission, never a prompt). */
@@ -239,9 +243,16 @@ export function daemonFlags(flags: GlobalFlags): DaemonFlags {
  * code. A bad command line prints `lspgate: usage: …` and a hint to `--help` and returns 2; any
  * other failure prints `lspgate: CODE: message` and returns 1. For `hook`, every failure of
  * lspgate's own is one `lspgate hook: …` line and 0: the hook never fails the agent's edit.
+ * `ownsProcess`: the caller exits when main returns (lspgate run as a program), so a session
+ * served here may keep its watcher on this thread (see openSession); false when main is called
+ * as a library function.
  */
-export async function main(args: string[]): Promise<number> {
+export async function main(
+  args: string[],
+  { ownsProcess = false }: { ownsProcess?: boolean } = {},
+): Promise<number> {
   const hook = commandOf(args) === "hook";
+  const own = { forLife: ownsProcess };
   try {
     const parsed = await parseFlags(args);
     if (parsed.print !== undefined) {
@@ -251,7 +262,7 @@ export async function main(args: string[]): Promise<number> {
     const { flags, rest: [command, ...more] } = parsed;
     switch (command) {
       case undefined: {
-        const session = await openGate(flags, "jsonl");
+        const session = await openGate(flags, "jsonl", own);
         // SIGTERM ends the session as the end of input does: servers shut down, the watcher's
         // barrier folder removed (Deno's default would leave both behind).
         const unlisten = onSigterm(() => void session.close().finally(() => Deno.exit(0)));
@@ -264,18 +275,18 @@ export async function main(args: string[]): Promise<number> {
       }
       case "mcp": {
         const { serveMcp } = await import("./mcp.ts");
-        return await serveMcp(await openGate(flags, "mcp"));
+        return await serveMcp(await openGate(flags, "mcp", own));
       }
       case "call": {
         const { runCall } = await import("./cli.ts");
-        return await runCall(await openGate(flags, "call"), more, { json: flags.json });
+        return await runCall(await openGate(flags, "call", own), more, { json: flags.json });
       }
       case "hook": {
         const { runHook } = await import("./hook.ts");
         const telemetry = telemetryFrom(flags.telemetry);
         const started = performance.now();
         telemetry?.emit("hook.start", { files: more.length, kind: flags.event ?? "post" });
-        const gate = await openGate(flags, "hook");
+        const gate = await openGate(flags, "hook", own);
         const warm = gate instanceof RemoteSession;
         const code = await runHook(gate, more, {
           deadlineMs: flags.config.hookDeadlineMs ?? (warm ? WARM_HOOK_DEADLINE_MS : undefined),
