@@ -36,6 +36,22 @@ export function startWriteGrant(): string {
   return `--allow-write=${folders.join(",")}`;
 }
 
+/**
+ * Ends a benchmark's lspgate process: EOF on its stdin, SIGKILL after 10 s if it has not exited,
+ * then waits for its readers (`done`).
+ */
+export async function endProcess(
+  writer: WritableStreamDefaultWriter<Uint8Array>,
+  child: Deno.ChildProcess,
+  done: Promise<unknown>,
+): Promise<void> {
+  await writer.close().catch(() => {});
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await child.status;
+  clearTimeout(timer);
+  await done;
+}
+
 /** A running lspgate JSON-lines process. */
 export class LspgateProcess {
   readonly #child: Deno.ChildProcess;
@@ -126,12 +142,8 @@ export class LspgateProcess {
   }
 
   /** EOF on stdin: lspgate answers what is in flight, shuts its servers down and exits. */
-  async close(): Promise<void> {
-    await this.#writer.close().catch(() => {});
-    const timer = setTimeout(() => this.#child.kill("SIGKILL"), 10_000);
-    await this.#child.status;
-    clearTimeout(timer);
-    await this.done;
+  close(): Promise<void> {
+    return endProcess(this.#writer, this.#child, this.done);
   }
 
   async #read() {

@@ -1,6 +1,6 @@
 // A minimal MCP client for the benchmark: `lspgate mcp` in its own process (the `deno task start`
 // flags, `--sandbox none`), newline-delimited JSON-RPC on stdio, the `lsp` tool called per query.
-import { START_RUN } from "./lspgate_process.ts";
+import { endProcess, START_RUN } from "./lspgate_process.ts";
 
 /** What tools/call returns, as much as the benchmark reads. */
 export interface ToolResult {
@@ -55,12 +55,8 @@ export class McpProcess {
   }
 
   /** EOF on stdin; waits for the process to end. */
-  async close(): Promise<void> {
-    await this.#writer.close().catch(() => {});
-    const timer = setTimeout(() => this.#child.kill("SIGKILL"), 10_000);
-    await this.#child.status;
-    clearTimeout(timer);
-    await this.#done;
+  close(): Promise<void> {
+    return endProcess(this.#writer, this.#child, this.#done);
   }
 
   async #rpc(method: string, params: unknown): Promise<unknown> {

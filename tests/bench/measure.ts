@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { rssMiB, treeRssMiB } from "./lspgate_process.ts";
-import type { Scenario } from "./scenarios.ts";
+import { type Scenario, sourceFiles } from "./scenarios.ts";
 import {
   type Action,
   ACTIONS,
@@ -124,17 +124,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 
 /** Files of the scenario's language for the many-files diagnostics, `count` of them. */
 async function manyFiles(root: string, scenario: Scenario, count: number): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (dir: string) => {
-    const entries = await Array.fromAsync(Deno.readDir(join(root, dir)));
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const rel = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.isDirectory && !entry.name.startsWith(".")) await walk(rel);
-      else if (entry.isFile && entry.name.endsWith(scenario.extension)) found.push(rel);
-    }
-  };
-  await walk("");
+  const found = await sourceFiles(root, scenario.extension);
   const others = found.filter((f) => f !== scenario.edit.file);
   // Spread over the tree rather than the first folder's files.
   const step = Math.max(1, Math.floor(others.length / count));

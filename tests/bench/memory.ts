@@ -15,7 +15,7 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { V8_FLAGS } from "../../src/v8_flags.ts";
-import { rssMiB } from "./lspgate_process.ts";
+import { endProcess, rssMiB } from "./lspgate_process.ts";
 
 const args = parseArgs({
   args: Deno.args,
@@ -154,12 +154,8 @@ class Gate {
     return this.#stderr.slice(-10).join("\n");
   }
 
-  async close(): Promise<void> {
-    await this.#writer.close().catch(() => {});
-    const timer = setTimeout(() => this.#child.kill("SIGKILL"), 10_000);
-    await this.#child.status;
-    clearTimeout(timer);
-    await this.#done;
+  close(): Promise<void> {
+    return endProcess(this.#writer, this.#child, this.#done);
   }
 
   async #read() {

@@ -17,7 +17,7 @@ import { copyWorkspace } from "./measure.ts";
 import { type Expected, locate, type Place } from "./sides.ts";
 import { DirectSide } from "./sides.ts";
 import { type GateResponse, LspgateProcess, START_RUN } from "./lspgate_process.ts";
-import { SCENARIOS } from "./scenarios.ts";
+import { SCENARIOS, sourceFiles } from "./scenarios.ts";
 import { toFileUrl } from "../../src/servers/uri.ts";
 import { McpProcess } from "./mcp_client.ts";
 
@@ -74,17 +74,7 @@ const places = async (root: string) => ({
 });
 /** With --fresh: one declaration per file, in files spread over the workspace. */
 async function freshSpots(root: string): Promise<(Place & { name: string })[]> {
-  const files: string[] = [];
-  const walk = async (dir: string) => {
-    const entries = await Array.fromAsync(Deno.readDir(join(root, dir)));
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const rel = dir ? `${dir}/${entry.name}` : entry.name;
-      if (entry.isDirectory && !entry.name.startsWith(".")) await walk(rel);
-      else if (entry.isFile && entry.name.endsWith(scenario!.extension)) files.push(rel);
-    }
-  };
-  await walk("");
+  const files = await sourceFiles(root, scenario!.extension);
   const declaration =
     /^(?:export (?:declare )?(?:abstract )?(?:function|class|const|interface)|def|class) (\w+)/;
   const used = new Set(Object.values(scenario!).map((v) => v?.file).filter(Boolean));

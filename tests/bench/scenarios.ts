@@ -303,3 +303,19 @@ async function run(argv: string[]): Promise<void> {
     throw new Error(`${argv.join(" ")} failed: ${new TextDecoder().decode(output.stderr).trim()}`);
   }
 }
+
+/** The files of `root` ending in `extension`, in name order, dot folders left out. */
+export async function sourceFiles(root: string, extension: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (dir: string) => {
+    const entries = await Array.fromAsync(Deno.readDir(join(root, dir)));
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory && !entry.name.startsWith(".")) await walk(rel);
+      else if (entry.isFile && entry.name.endsWith(extension)) found.push(rel);
+    }
+  };
+  await walk("");
+  return found;
+}

@@ -37,6 +37,33 @@ export interface DaemonStatus {
 }
 
 /**
+ * `deno run -A mod.ts ARGS` to its end: its exit code and output. `clearEnv`: only `env` is set;
+ * `stdin`: written, then closed (else no input).
+ */
+export async function runLspgate(
+  args: string[],
+  options: { env?: Record<string, string>; clearEnv?: boolean; stdin?: string } = {},
+): Promise<RunOutput> {
+  const { env, clearEnv = false, stdin } = options;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, ...args],
+    env,
+    clearEnv,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/**
  * A fixture copy and a private runtime folder; `run(args, stdin?)` runs `lspgate ARGS FLAGS
  * --root WS` with the daemon on by default, `daemon()` is the daemon's status, `socket()` its one
  * socket, and `cleanup()` stops it and removes both folders.
@@ -47,23 +74,8 @@ export async function daemonWorkspace(options: DaemonWorkspaceOptions = {}) {
   await Deno.chmod(runtime, 0o700);
   const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0", ...options.env };
   const flags = options.flags ?? [];
-  const run = async (args: string[], stdin?: string): Promise<RunOutput> => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MOD, ...args, ...flags, "--root", ws.root],
-      env,
-      stdin: stdin === undefined ? "null" : "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    if (stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(stdin));
-      await writer.close();
-    }
-    const out = await child.output();
-    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
+  const run = (args: string[], stdin?: string): Promise<RunOutput> =>
+    runLspgate([...args, ...flags, "--root", ws.root], { env, stdin });
   const daemon = async () => JSON.parse((await run(["daemon", "status"])).stdout) as DaemonStatus;
   const socket = () => {
     const folder = join(runtime, "lspgate");

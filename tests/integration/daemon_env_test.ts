@@ -2,7 +2,7 @@
 // processes start it, and /proc says what environment it was started with and what the language
 // server it started (unsandboxed, so inheriting the daemon's environment) has.
 import assert from "node:assert/strict";
-import { MOD } from "../helpers/daemon.ts";
+import { runLspgate } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
 /** A process's environment as it was started (`/proc/PID/environ`). */
@@ -32,18 +32,8 @@ async function daemonAndServer(extra: Record<string, string>) {
     LSPGATE_NO_DAEMON: "0",
     ...extra,
   };
-  const run = async (args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MOD, ...args, "--sandbox", "none", "--root", ws.root],
-      clearEnv: true,
-      env,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
+  const run = (args: string[]) =>
+    runLspgate([...args, "--sandbox", "none", "--root", ws.root], { env, clearEnv: true });
   try {
     const at = await ws.locate("src/main.ts", "greet(名前)");
     const definition = await run([

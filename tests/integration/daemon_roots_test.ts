@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { toFileUrl } from "../../src/servers/uri.ts";
-import { MOD } from "../helpers/daemon.ts";
+import { runLspgate } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
 interface Call {
@@ -20,17 +20,8 @@ Deno.test("two workspaces share one daemon, and neither learns anything of the o
   const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rt_" }));
   await Deno.chmod(runtime, 0o700);
   const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
-  const run = async (ws: TempWorkspace, args: string[]): Promise<Call> => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MOD, ...args, "--root", ws.root],
-      env,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
+  const run = (ws: TempWorkspace, args: string[]): Promise<Call> =>
+    runLspgate([...args, "--root", ws.root], { env });
   const json = async (ws: TempWorkspace, args: string[]) => {
     const out = await run(ws, [...args, "--json"]);
     assert.doesNotMatch(out.stderr, /could not be used/, out.stderr);
