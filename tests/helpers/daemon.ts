@@ -36,19 +36,28 @@ export interface DaemonStatus {
   servers: { server: string; state: string; pid?: number }[];
 }
 
-/**
- * `deno run -A mod.ts ARGS` to its end: its exit code and output. `clearEnv`: only `env` is set;
- * `stdin`: written, then closed (else no input).
- */
-export async function runLspgate(
+/** How runToEnd() runs a program. */
+export interface RunOptions {
+  env?: Record<string, string>;
+  /** Only `env` is set. */
+  clearEnv?: boolean;
+  cwd?: string;
+  /** Written to the program's input, which is then closed (else it has none). */
+  stdin?: string;
+}
+
+/** Runs `command ARGS` to its end: its exit code and output. */
+export async function runToEnd(
+  command: string,
   args: string[],
-  options: { env?: Record<string, string>; clearEnv?: boolean; stdin?: string } = {},
+  options: RunOptions = {},
 ): Promise<RunOutput> {
-  const { env, clearEnv = false, stdin } = options;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
+  const { env, clearEnv = false, cwd, stdin } = options;
+  const child = new Deno.Command(command, {
+    args,
     env,
     clearEnv,
+    cwd,
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -61,6 +70,11 @@ export async function runLspgate(
   const out = await child.output();
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/** `deno run -A mod.ts ARGS` to its end (see runToEnd). */
+export function runLspgate(args: string[], options: RunOptions = {}): Promise<RunOutput> {
+  return runToEnd(Deno.execPath(), ["run", "-A", MOD, ...args], options);
 }
 
 /**

@@ -6,15 +6,13 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "../helpers/program.ts";
-import { type RunOutput, until } from "../helpers/daemon.ts";
+import { type RunOutput, runToEnd, until } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 import { turnStateName } from "../../src/frontends/turn_state.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** The command of the README's Claude Code settings for `event`, as written. */
 async function readmeHook(event: "SessionStart" | "PostToolUse" | "Stop"): Promise<string> {
@@ -56,23 +54,8 @@ async function readmeWorkspace() {
     DENO_INSTALL_ROOT: home,
     PATH: path,
   };
-  const spawn = async (args: string[], stdin?: string, cwd = REPO_ROOT): Promise<RunOutput> => {
-    const child = new Deno.Command(args[0], {
-      args: args.slice(1),
-      cwd,
-      env,
-      stdin: stdin === undefined ? "null" : "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    if (stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(stdin));
-      await writer.close();
-    }
-    const out = await child.output();
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
+  const spawn = (args: string[], stdin?: string, cwd = REPO_ROOT): Promise<RunOutput> =>
+    runToEnd(args[0], args.slice(1), { cwd, env, stdin });
   const installed = await spawn(["bash", "-c", await readmeInstall()], undefined, home);
   assert.equal(installed.code, 0, installed.stderr);
   /** One of the README's hook commands, run by sh with Claude Code's environment. */

@@ -4,6 +4,7 @@
 // and the doctor. `--sandbox none` is said as NOT confined.
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { runToEnd } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
 const MOD = join(import.meta.dirname!, "..", "..", "mod.ts");
@@ -14,21 +15,13 @@ Deno.test("sandbox auto without bubblewrap: Landlock, and status, every answer, 
   const bin = await Deno.makeTempDir({ prefix: "lspgate_nobwrap_" });
   await Deno.symlink(Deno.execPath(), join(bin, "deno"));
   const run = async (args: string[], stdin?: string, deno = ["run", "-A", MOD]) => {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [...deno, ...args, "--root", ws.root],
-      env: { PATH: bin, LSPGATE_TOOLS_DIR: bin, NO_COLOR: "1", LSPGATE_NO_DAEMON: "1" },
+    const env = { PATH: bin, LSPGATE_TOOLS_DIR: bin, NO_COLOR: "1", LSPGATE_NO_DAEMON: "1" };
+    const out = await runToEnd(Deno.execPath(), [...deno, ...args, "--root", ws.root], {
+      env,
       clearEnv: true,
-      stdin: stdin === undefined ? "null" : "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    if (stdin !== undefined) {
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(stdin));
-      await writer.close();
-    }
-    const out = await child.output();
-    return new TextDecoder().decode(out.stdout);
+      stdin,
+    });
+    return out.stdout;
   };
   try {
     const at = await ws.locate("src/main.ts", "greet(名前)");
