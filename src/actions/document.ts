@@ -1,7 +1,7 @@
 import { LspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
-import { TextLines } from "../lsp/text_lines.ts";
+import { linesOf, type TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { Lease } from "../servers/manager.ts";
 import type { ActionContext } from "./types.ts";
@@ -78,7 +78,7 @@ export function queryDocument(
     path,
     rel: context.workspace.relative(path),
     uri: lease.uri,
-    lines: new TextLines(lease.text),
+    lines: linesOf(lease.text),
     client: lease.client,
     encoding: lease.client.encoding,
     lease,

@@ -13,12 +13,20 @@ export class TextLines {
   constructor(readonly text: string) {
     const starts = [0];
     const ends: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code !== 0x0a && code !== 0x0d) continue;
-      ends.push(i);
-      if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-      starts.push(i + 1);
+    if (!text.includes("\r")) {
+      // The common case, searched natively: a code unit loop took ~0.1 ms a query on a 60 KB file.
+      for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
+        ends.push(i);
+        starts.push(i + 1);
+      }
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code !== 0x0a && code !== 0x0d) continue;
+        ends.push(i);
+        if (code === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+        starts.push(i + 1);
+      }
     }
     ends.push(text.length);
     this.#starts = starts;
@@ -64,4 +72,20 @@ export class TextLines {
     return Number.isInteger(index0) && index0 >= 0 &&
       index0 < this.#starts.length;
   }
+}
+
+const RECENT_MAX = 8;
+const recent = new Map<string, TextLines>();
+
+/**
+ * The lines of `text`, split once while it is among the last few asked for: an agent asks several
+ * questions of one file, and each query's document is the text its server already has.
+ */
+export function linesOf(text: string): TextLines {
+  let lines = recent.get(text);
+  if (lines) recent.delete(text);
+  else lines = new TextLines(text);
+  recent.set(text, lines);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value!);
+  return lines;
 }

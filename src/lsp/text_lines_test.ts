@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TextLines } from "./text_lines.ts";
+import { linesOf, TextLines } from "./text_lines.ts";
 
 Deno.test("TextLines splits on \\n, \\r\\n and \\r alike", () => {
   const lines = new TextLines("a\nb\r\nc\rd");
@@ -63,4 +63,31 @@ Deno.test("positionAt() puts an offset between \\r and \\n at the line end", () 
   assert.deepEqual(lines.positionAt(3), { line: 0, character: 2 });
   assert.deepEqual(lines.positionAt(99), { line: 1, character: 2 });
   assert.deepEqual(lines.positionAt(-1), { line: 0, character: 0 });
+});
+
+Deno.test("TextLines splits a text without \\r as it splits one with \\r\\n", () => {
+  const plain = "one\n\ntwo\nthree\n";
+  const crlf = plain.replaceAll("\n", "\r\n");
+  const a = new TextLines(plain);
+  const b = new TextLines(crlf);
+  assert.equal(a.lineCount, 5);
+  assert.equal(b.lineCount, 5);
+  for (let i = 0; i < 5; i++) assert.equal(a.line(i), b.line(i));
+  assert.deepEqual(a.positionAt(plain.indexOf("three") + 2), { line: 3, character: 2 });
+  assert.equal(a.offsetAt(2, 99), plain.indexOf("two") + 3);
+});
+
+Deno.test("linesOf() splits a text once while it is recent, and its lines are that text's", () => {
+  const text = "x\ny\n";
+  const first = linesOf(text);
+  assert.equal(linesOf(text), first);
+  assert.equal(first.line(1), "y");
+  const other = linesOf("x\nz\n");
+  assert.notEqual(other, first);
+  assert.equal(other.line(1), "z");
+  // Pushed out by eight others, it is split again, the same way.
+  for (let i = 0; i < 8; i++) linesOf(`text ${i}`);
+  const again = linesOf(text);
+  assert.notEqual(again, first);
+  assert.equal(again.line(1), "y");
 });
