@@ -10,6 +10,12 @@ import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
 
+/** The id of a barrier file's name (`b` and a number), else undefined. */
+function barrierId(name: string): number | undefined {
+  const match = /^b(\d+)$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** A running watch service: hand it messages; abandon() silences it for good without closing. */
 export interface WatchService {
   receive(message: ToWatcher): void;
@@ -57,9 +63,10 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
         const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
         for (const [index, path] of event.paths.entries()) {
           if (inBarrier(path)) {
-            // Every event the kernel queued before this barrier file was created has been read.
-            const id = Number(path.slice(barrier!.length + 2));
-            if (event.kind === "create" && Number.isInteger(id)) {
+            // Every event the kernel queued before this barrier file was created (`b<id>`), or
+            // before the tick (`b0`) was written, has been read.
+            const id = barrierId(path.slice(barrier!.length + 1));
+            if (id !== undefined && event.kind === (id === 0 ? "modify" : "create")) {
               flush();
               say({ type: "flushed", id });
             }
