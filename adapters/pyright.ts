@@ -85,7 +85,7 @@ async function findPyright(
   options: { root: string; workspace: string; trusted: boolean },
 ): Promise<{ path: string; real: string } | undefined> {
   const candidates = [await findBinary("pyright-langserver", options)];
-  for (const folder of await searchFolders(options.workspace)) {
+  for (const folder of searchFolders(options.workspace)) {
     candidates.push(join(folder, "pyright-langserver"));
   }
   for (const path of candidates) {

@@ -82,7 +82,7 @@ function analyzerOptions(trusted: boolean): Record<string, unknown> {
  * proxy of that name counts only where some toolchain has the component.
  */
 async function findAnalyzer(workspace: string, rustupHome?: string): Promise<string | undefined> {
-  for (const folder of await searchFolders(workspace)) {
+  for (const folder of searchFolders(workspace)) {
     const candidate = join(folder, "rust-analyzer");
     if (!(await isExecutable(candidate))) continue;
     if (basename(await realPath(candidate)) !== "rustup") return candidate;

@@ -139,7 +139,7 @@ export const typescriptAdapter: Adapter = {
 async function userNativeTsc({ workspace }: { workspace: string }): Promise<
   ServerCommand | undefined
 > {
-  for (const folder of await searchFolders(workspace)) {
+  for (const folder of searchFolders(workspace)) {
     const tsc = join(folder, "tsc");
     // <prefix>/node_modules/typescript/bin/tsc → <prefix>/node_modules/typescript
     const pkg = await readPackage(dirname(dirname(await realPath(tsc))));

@@ -1,9 +1,16 @@
 import { join } from "node:path";
 
 /** True when something (a file, a folder, a symlink, even dangling) is at `path`. */
-export async function pathExists(path: string): Promise<boolean> {
+export function pathExists(path: string): Promise<boolean> {
+  // In the thread: a stat is a few µs, a hop to Deno's blocking pool ~0.1 ms (root markers are
+  // looked for in every folder up to the root for every candidate server of a file).
+  return Promise.resolve(pathExistsSync(path));
+}
+
+/** pathExists(), answered at once. */
+export function pathExistsSync(path: string): boolean {
   try {
-    await Deno.lstat(path);
+    Deno.lstatSync(path);
     return true;
   } catch {
     return false;

@@ -52,7 +52,7 @@ export async function sandboxFor(flags: GlobalFlags): Promise<SandboxInForce> {
   if (backend === "none") return { label, sandboxed: false, backend, choice };
   const readOnlyRoots = flags.config.readOnlyRoots;
   const wrap: CommandWrapper = async (command, { adapter }) => {
-    const path = await serverPath(workspace);
+    const path = serverPath(workspace);
     // Inside, only real paths are shown: a program reached through a symlink runs by its target.
     const program = await Deno.realPath(command.command[0]).catch(() => command.command[0]);
     const wrapped = await sandboxCommand(backend, [program, ...command.command.slice(1)], {

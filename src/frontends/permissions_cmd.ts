@@ -70,7 +70,7 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   const inside = (path: string) => path === workspace.path || path.startsWith(workspace.path + "/");
   // PATH and lspgate's tools folders are read to find servers and bwrap; any inside the workspace
   // are never searched, so never granted.
-  for (const dir of await searchFolders(workspace.path)) read.add(dir);
+  for (const dir of searchFolders(workspace.path)) read.add(dir);
   const sandbox = await sandboxFor(flags);
   const trusted = sandbox.sandboxed && trustedRootsOf(flags).length > 0;
   const present = await filesIn(workspace);

@@ -24,7 +24,7 @@ export async function findBinary(name: string, options: FindOptions): Promise<st
   if (options.trusted) {
     for (let dir = options.root;; dir = dirname(dir)) {
       const candidate = join(dir, "node_modules", ".bin", name);
-      if (await isExecutable(candidate)) return candidate;
+      if (isExecutable(candidate)) return candidate;
       if (dir === options.workspace || dir === dirname(dir) || !dir.startsWith(options.workspace)) {
         break;
       }
@@ -37,20 +37,16 @@ export async function findBinary(name: string, options: FindOptions): Promise<st
  * Finds an executable on PATH, then in lspgate's tools folders. With `workspace`, folders inside
  * it are skipped (also when reached through a symlink).
  */
-export async function onPath(name: string, workspace?: string): Promise<string | undefined> {
-  for (const dir of await searchFolders(workspace)) {
-    const candidate = join(dir, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+export function onPath(name: string, workspace?: string): Promise<string | undefined> {
+  return Promise.resolve(searchFolders(workspace).map((dir) => join(dir, name)).find(isExecutable));
 }
 
 /** The folders searched for servers: PATH's absolute folders outside `workspace`, then the tools folders. */
-export async function searchFolders(workspace?: string): Promise<string[]> {
+export function searchFolders(workspace?: string): string[] {
   const folders: string[] = [];
   for (const dir of [...pathFolders(), ...toolsFolders()]) {
     if (!isAbsolute(dir) || folders.includes(dir)) continue;
-    if (workspace !== undefined && (await isInsideReal(dir, workspace))) continue;
+    if (workspace !== undefined && isInsideReal(dir, workspace)) continue;
     folders.push(dir);
   }
   return folders;
@@ -60,11 +56,11 @@ export async function searchFolders(workspace?: string): Promise<string[]> {
  * PATH for a server's environment: PATH's absolute folders outside `workspace`; undefined when
  * lspgate may not read PATH (the server then inherits it as it is).
  */
-export async function serverPath(workspace: string): Promise<string | undefined> {
+export function serverPath(workspace: string): string | undefined {
   if (env("PATH") === undefined) return undefined;
   const folders = [];
   for (const dir of pathFolders()) {
-    if (isAbsolute(dir) && !(await isInsideReal(dir, workspace))) folders.push(dir);
+    if (isAbsolute(dir) && !isInsideReal(dir, workspace)) folders.push(dir);
   }
   return folders.join(":");
 }
@@ -137,19 +133,23 @@ function env(name: string): string | undefined {
   }
 }
 
-async function isInsideReal(dir: string, workspace: string): Promise<boolean> {
+// The file system calls below run in the thread: each is a few µs there, where a hop to Deno's
+// blocking pool and back costs ~0.1 ms, and a server's start asks dozens of them before it spawns
+// (every PATH folder's real path, every candidate binary).
+
+function isInsideReal(dir: string, workspace: string): boolean {
   const within = (path: string) => path === workspace || path.startsWith(workspace + "/");
   if (within(resolve(dir))) return true;
   try {
-    return within(await Deno.realPath(dir));
+    return within(Deno.realPathSync(dir));
   } catch {
     return false;
   }
 }
 
-async function isExecutable(path: string): Promise<boolean> {
+function isExecutable(path: string): boolean {
   try {
-    const info = await Deno.stat(path);
+    const info = Deno.statSync(path);
     return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
   } catch {
     return false;
@@ -157,11 +157,11 @@ async function isExecutable(path: string): Promise<boolean> {
 }
 
 /** The real path of a file (symlinks of npm's `.bin` followed), or the path itself. */
-export async function realPath(path: string): Promise<string> {
+export function realPath(path: string): Promise<string> {
   try {
-    return await Deno.realPath(path);
+    return Promise.resolve(Deno.realPathSync(path));
   } catch {
-    return path;
+    return Promise.resolve(path);
   }
 }
 

@@ -107,7 +107,7 @@ export async function installationOf(
     else {
       // The link is in HOME itself, which is never shown: the real one's folder is searched last
       // (after PATH as every server gets it: without folders inside the workspace).
-      const path = workspace === undefined ? undefined : await serverPath(workspace);
+      const path = workspace === undefined ? undefined : serverPath(workspace);
       if (path !== undefined) found.PATH = `${path}:${dirname(real)}`;
     }
   }

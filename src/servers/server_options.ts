@@ -7,12 +7,12 @@ import { serverPath } from "./find_binary.ts";
 import type { CommandWrapper, ManagerOptions, ServerEntry } from "./manager_types.ts";
 
 /** The client options of `entry`'s server, started as `command` wrapped as `wrapped`. */
-export async function clientOptions(
+export function clientOptions(
   entry: ServerEntry,
   command: ServerCommand,
   wrapped: Awaited<ReturnType<CommandWrapper>>,
   options: ManagerOptions & { config?: NonNullable<ManagerOptions["serverConfig"]>[string] },
-): Promise<ClientOptions> {
+): ClientOptions {
   const config = options.config;
   return {
     serverName: entry.adapter.id,
@@ -25,7 +25,7 @@ export async function clientOptions(
       // (python, node, go) is the user's, never the repository's.
       env: withPath(
         { ...entry.adapter.env, ...command.env, ...wrapped.env },
-        await serverPath(options.workspace),
+        serverPath(options.workspace),
       ),
       hideStderr: command.fromWorkspace,
     },

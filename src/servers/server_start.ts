@@ -50,7 +50,7 @@ export class ServerStarter {
         : { command: command.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
       entry.disk.clear();
-      const options = await clientOptions(entry, command, wrapped, {
+      const options = clientOptions(entry, command, wrapped, {
         ...this.options,
         config,
       });
