@@ -4,6 +4,7 @@
 import type { ServerClient } from "../src/lsp/server_client.ts";
 import { clangdCoverage } from "./clangd_coverage.ts";
 import { denoCoverage } from "./deno_coverage.ts";
+import { goplsCoverage } from "./gopls_coverage.ts";
 import { pyrightCoverage } from "./pyright_coverage.ts";
 import { tsserverCoverage } from "./typescript_coverage.ts";
 
@@ -46,4 +47,5 @@ export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   basedpyright: pyrightCoverage(["tool.basedpyright", "tool.pyright"]),
   deno: denoCoverage,
   clangd: clangdCoverage,
+  gopls: goplsCoverage,
 };
