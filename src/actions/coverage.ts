@@ -69,10 +69,12 @@ export async function projectCoverage(
     }),
   );
   if (answer.partial || !truncated) return answer;
+  // Said so for every hook that read the list: tsserver was handed only those files; clangd's and
+  // gopls's were checked against what their server sees only in those.
   return {
     partial: true,
-    reason: `the workspace has more than ${FILES_SCANNED} files; the server was given those ` +
-      "looked at",
+    reason: `the workspace has more than ${FILES_SCANNED} files, and lspgate looked at those ` +
+      "only",
   };
 }
 
