@@ -22,15 +22,15 @@ const C_FAMILY = {
 };
 
 /** Files compiled on their own (headers are indexed through the sources that include them). */
-const SOURCES = new Set([".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"]);
+export const SOURCES = new Set([".c", ".cc", ".cpp", ".cxx", ".c++", ".m", ".mm"]);
 /** Sources listed for the background index of a project without a compile_commands.json. */
-const MAX_SOURCES = 2000;
+export const MAX_SOURCES = 2000;
 /** compile_flags.txt larger than this is not read. */
 const MAX_FLAGS_BYTES = 64 * 1024;
 /** Folders looked into at most, so a huge tree cannot stall a start. */
 const MAX_FOLDERS = 20_000;
 /** Folders never walked for sources: build output, dependencies, VCS and caches. */
-const SKIPPED = new Set(["node_modules", "build", "out", "target", "third_party", "vendor"]);
+export const SKIPPED = new Set(["node_modules", "build", "out", "target", "third_party", "vendor"]);
 
 const installHint = "Install clangd: `apt-get install clangd` (Debian/Ubuntu), `brew install " +
   "llvm` (macOS), or a release from clangd.llvm.org. A compile_commands.json (CMake: " +

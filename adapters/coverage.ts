@@ -2,7 +2,9 @@
 // every file of its project or says which it cannot see (issue 17: a rename previewed "1 edit in 1
 // file" on zod without a tsconfig.json, where the name was used 6 times in 3 files).
 import type { ServerClient } from "../src/lsp/server_client.ts";
+import { clangdCoverage } from "./clangd_coverage.ts";
 import { denoCoverage } from "./deno_coverage.ts";
+import { goplsCoverage } from "./gopls_coverage.ts";
 import { pyrightCoverage } from "./pyright_coverage.ts";
 import { tsserverCoverage } from "./typescript_coverage.ts";
 
@@ -18,6 +20,11 @@ export interface CoverageContext {
   uri: string;
   /** A file's text, or undefined where it is missing, unreadable or outside the workspace. */
   readText(path: string): Promise<string | undefined>;
+  /**
+   * The name asked about, where there is one (references, rename, callers, implementations): a
+   * hook may then count only the files it cannot see that hold the name as a word.
+   */
+  name?: string;
   /** A path as the answer names it (workspace-relative). */
   relative(path: string): string;
   signal: AbortSignal;
@@ -39,4 +46,6 @@ export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   // basedpyright reads its own table first, then pyright's.
   basedpyright: pyrightCoverage(["tool.basedpyright", "tool.pyright"]),
   deno: denoCoverage,
+  clangd: clangdCoverage,
+  gopls: goplsCoverage,
 };

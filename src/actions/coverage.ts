@@ -22,6 +22,8 @@ export interface CoverageTarget {
   uri: string;
   /** The project's files, where the caller has walked the workspace already. */
   files?: readonly string[];
+  /** The name asked about, where there is one (see CoverageContext.name). */
+  name?: string;
 }
 
 /** The `allow_partial` input field of the edits built on a workspace-wide answer. */
@@ -36,7 +38,7 @@ export async function projectCoverage(
   context: ActionContext,
   target: CoverageTarget,
 ): Promise<CoverageAnswer> {
-  const { adapter, root, client, uri, files } = target;
+  const { adapter, root, client, uri, files, name } = target;
   const hook = COVERAGE_HOOKS[adapter.id];
   if (!hook) return { partial: false };
   let truncated = false;
@@ -61,25 +63,32 @@ export async function projectCoverage(
           return undefined;
         }
       },
+      name,
       relative: (path) => context.workspace.relative(path),
       signal: context.signal,
     }),
   );
   if (answer.partial || !truncated) return answer;
+  // Said so for every hook that read the list: tsserver was handed only those files; clangd's and
+  // gopls's were checked against what their server sees only in those.
   return {
     partial: true,
-    reason: `the workspace has more than ${FILES_SCANNED} files; the server was given those ` +
-      "looked at",
+    reason: `the workspace has more than ${FILES_SCANNED} files, and lspgate looked at those ` +
+      "only",
   };
 }
 
-/** The coverage of a workspace-wide question asked from an open document: its server's project. */
+/**
+ * The coverage of a workspace-wide question asked from an open document: its server's project.
+ * `name`: the symbol asked about, where known.
+ */
 export function documentCoverage(
   context: ActionContext,
   doc: QueryDocument,
+  name?: string,
 ): Promise<CoverageAnswer> {
   const { adapter, root } = doc.lease.pick;
-  return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri });
+  return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri, name });
 }
 
 /** Coverage and readiness as one: not loaded yet is partial too. */

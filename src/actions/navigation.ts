@@ -39,7 +39,7 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           const ready = waited && loadProblem(doc.client, scope, doc.uri) === undefined;
           // Implementations are searched in the files the server sees: said when that is not all.
           const coverage = scope === "workspace"
-            ? await documentCoverage(context, doc)
+            ? await documentCoverage(context, doc, position.word)
             : { partial: false };
           const raw = await ask<RawLocations>(context, doc.client, method, {
             textDocument: { uri: doc.uri },
@@ -95,7 +95,7 @@ export const referencesAction: ActionDef = defineAction({
         const waited = await waitForProject(context, doc.client, "workspace");
         const ready = waited && loadProblem(doc.client, "workspace") === undefined;
         // Before asking: it may first make the server see the whole project (coverage.ts).
-        const coverage = await documentCoverage(context, doc);
+        const coverage = await documentCoverage(context, doc, position.word);
         const params = {
           textDocument: { uri: doc.uri },
           position: position.server,

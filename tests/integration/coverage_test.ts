@@ -221,3 +221,44 @@ Deno.test("a tsconfig.json whose include leaves tests/ out: references say parti
     await session.close();
   }
 });
+
+Deno.test("implementation without a tsconfig.json: every class implementing the interface, in files the open one does not import", async () => {
+  const files: Record<string, string> = {
+    "package.json": '{ "name": "shapes", "type": "module" }\n',
+    "src/shape.ts": "export interface Shape {\n  area(): number;\n}\n",
+    "src/circle.ts": 'import type { Shape } from "./shape.ts";\n\n' +
+      "export class Circle implements Shape {\n  area(): number {\n    return 3;\n  }\n}\n",
+    "src/square.ts": 'import type { Shape } from "./shape.ts";\n\n' +
+      "export class Square implements Shape {\n  area(): number {\n    return 4;\n  }\n}\n",
+  };
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-coverage-" }));
+  await Deno.mkdir(join(root, "src"));
+  for (const [rel, text] of Object.entries(files)) await Deno.writeTextFile(join(root, rel), text);
+  const at = (file: string, name: string) => {
+    const lines = files[file].split("\n");
+    const line = lines.findIndex((l) => l.includes(`class ${name} `)) + 1;
+    return { file, line, column: lines[line - 1].indexOf(name) + 1 };
+  };
+  const session = await openSession(root);
+  try {
+    // shape.ts imports nothing: tsserver's project of it alone holds no implementation.
+    const impl = ok(
+      await session.handle({
+        id: 1,
+        action: "implementation",
+        file: "src/shape.ts",
+        line: 1,
+        symbol: "Shape",
+      }),
+    );
+    assert.deepEqual(
+      sorted(impl.details.locations as Spot[]),
+      [at("src/circle.ts", "Circle"), at("src/square.ts", "Square")],
+      impl.text,
+    );
+    assert.equal(impl.details.partial, false, impl.text);
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

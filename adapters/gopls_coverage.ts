@@ -1,0 +1,221 @@
+// gopls loads the packages of one build: its GOOS, GOARCH and tags. A Go file whose build
+// constraints that build does not satisfy (`//go:build ignore`, a generator; `x_windows.go` or
+// `//go:build windows` on Linux; a custom tag) is in none of its packages, and references, renames,
+// callers and workspace symbols skip it, silently (measured with gopls v0.23: references to `Greet`
+// missed the calls in all five such files, and opening them changed nothing). gopls cannot be made
+// to search them (a build is one GOOS), so the answer says which it left out: asked about a name,
+// only those that hold the name as a word.
+import { basename } from "node:path";
+import { env } from "../src/fs.ts";
+import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+import { holdingName, namedFiles } from "./name_coverage.ts";
+
+const OS = new Set([
+  "aix",
+  "android",
+  "darwin",
+  "dragonfly",
+  "freebsd",
+  "hurd",
+  "illumos",
+  "ios",
+  "js",
+  "linux",
+  "nacl",
+  "netbsd",
+  "openbsd",
+  "plan9",
+  "solaris",
+  "wasip1",
+  "windows",
+  "zos",
+]);
+const UNIX = new Set([
+  "aix",
+  "android",
+  "darwin",
+  "dragonfly",
+  "freebsd",
+  "hurd",
+  "illumos",
+  "ios",
+  "linux",
+  "netbsd",
+  "openbsd",
+  "solaris",
+]);
+const ARCH = new Set(
+  ("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 " +
+    "mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm").split(" "),
+);
+/** Deno's names for the host, as Go spells them. */
+const HOST_ARCH: Record<string, string> = { x86_64: "amd64", aarch64: "arm64" };
+
+/** Most files read for their build constraints; past them, a file is taken to be in the build. */
+const MAX_READ = 5000;
+
+/** Per file list (the walk's, kept while no file is created or deleted), those left out. */
+const scanned = new WeakMap<readonly string[], { key: string; left: Promise<string[]> }>();
+
+/** See the file comment. */
+export const goplsCoverage: CoverageHook = async (context) => {
+  const build = buildOf(context);
+  const files = await context.files();
+  const key = `${build.os}/${build.arch}/${[...build.tags].sort().join(",")}`;
+  let scan = scanned.get(files);
+  if (!scan || scan.key !== key) {
+    scan = { key, left: leftOut(context, files, build) };
+    scanned.set(files, scan);
+  }
+  const holding = await holdingName(context, await scan.left);
+  if (holding.length === 0) return { partial: false };
+  return answer(context, build, holding);
+};
+
+/** The project's Go files the build leaves out by their names or their constraints. */
+async function leftOut(
+  context: CoverageContext,
+  files: readonly string[],
+  build: Build,
+): Promise<string[]> {
+  const left: string[] = [];
+  let read = 0;
+  for (const file of files) {
+    if (!file.endsWith(".go") || !file.startsWith(context.root + "/")) continue;
+    const rel = file.slice(context.root.length + 1);
+    // In no package by Go's own rule, constraints or not: testdata/, _x/, .x/ and _x.go.
+    if (rel.split("/").some((part) => part === "testdata" || /^[._]/.test(part))) continue;
+    if (!nameMatches(basename(file), build)) {
+      left.push(file);
+      continue;
+    }
+    if (read++ >= MAX_READ) continue;
+    const text = await context.readText(file);
+    if (text !== undefined && !constraintMatches(text, build)) left.push(file);
+  }
+  return left;
+}
+
+function answer(context: CoverageContext, build: Build, files: string[]): CoverageAnswer {
+  return {
+    partial: true,
+    reason: `gopls's build (${build.os}/${build.arch}) leaves ${namedFiles(context, files)} out ` +
+      `(build constraints): gopls did not search ${files.length === 1 ? "it" : "them"}`,
+  };
+}
+
+/** The build gopls loads, as its constraints are checked. */
+export interface Build {
+  os: string;
+  arch: string;
+  /** Every tag the build satisfies, but go1.N (all are taken as satisfied). */
+  tags: Set<string>;
+}
+
+/** The build gopls loads: its GOOS, GOARCH, cgo, and GOFLAGS' or buildFlags' -tags. */
+function buildOf(context: CoverageContext): Build {
+  const options = context.client.options;
+  const own = options.process.env ?? {};
+  const get = (name: string) => own[name] ?? env(name);
+  const os = get("GOOS") || (Deno.build.os as string);
+  const arch = get("GOARCH") || HOST_ARCH[Deno.build.arch] || Deno.build.arch;
+  const tags = new Set([os, arch, "gc"]);
+  if (UNIX.has(os)) tags.add("unix");
+  // Go's implied OS tags.
+  if (os === "android") tags.add("linux");
+  if (os === "illumos") tags.add("solaris");
+  if (os === "ios") tags.add("darwin");
+  if (get("CGO_ENABLED") !== "0") tags.add("cgo");
+  const settings = (options.settings?.gopls ?? {}) as { buildFlags?: unknown };
+  const flags = [
+    ...(get("GOFLAGS") ?? "").split(/\s+/),
+    ...(Array.isArray(settings.buildFlags) ? settings.buildFlags.map(String) : []),
+  ];
+  flags.forEach((flag, i) => {
+    const value = /^--?tags=(.*)$/.exec(flag)?.[1] ??
+      (/^--?tags$/.test(flag) ? flags[i + 1] : undefined);
+    for (const tag of value?.split(/[,\s]+/) ?? []) if (tag) tags.add(tag);
+  });
+  return { os, arch, tags };
+}
+
+function satisfied(tag: string, build: Build): boolean {
+  return build.tags.has(tag) || /^go1\.\d+$/.test(tag);
+}
+
+/** Go's file name rule: x_GOOS.go, x_GOARCH.go, x_GOOS_GOARCH.go (each also before _test). */
+export function nameMatches(name: string, build: Build): boolean {
+  const stem = name.slice(0, name.indexOf(".") === -1 ? undefined : name.indexOf("."));
+  const at = stem.indexOf("_");
+  if (at === -1) return true;
+  const parts = stem.slice(at + 1).split("_");
+  if (parts.at(-1) === "test") parts.pop();
+  const [last, before] = [parts.at(-1), parts.at(-2)];
+  if (before !== undefined && OS.has(before) && last !== undefined && ARCH.has(last)) {
+    return satisfied(before, build) && satisfied(last, build);
+  }
+  if (last !== undefined && (OS.has(last) || ARCH.has(last))) return satisfied(last, build);
+  return true;
+}
+
+/**
+ * Whether the constraint in the file's header (the comments before `package`) holds: its
+ * `//go:build` line, else its `// +build` lines (all of them, each an OR of ANDs).
+ */
+export function constraintMatches(text: string, build: Build): boolean {
+  const plus: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (line.startsWith("package ") || line === "package") break;
+    const expr = /^\/\/go:build\s+(.*)$/.exec(line)?.[1];
+    if (expr !== undefined) return evaluate(expr, build);
+    const old = /^\/\/\s*\+build\s+(.*)$/.exec(line)?.[1];
+    if (old !== undefined) plus.push(old);
+  }
+  return plus.every((line) =>
+    line.split(/\s+/).some((term) =>
+      term.split(",").every((atom) =>
+        atom.startsWith("!") ? !satisfied(atom.slice(1), build) : satisfied(atom, build)
+      )
+    )
+  );
+}
+
+/** A `//go:build` expression: ||, &&, !, parentheses, tags. Unreadable is taken as satisfied. */
+function evaluate(expr: string, build: Build): boolean {
+  const tokens = expr.replace(/\/\/.*$/, "").match(/\|\||&&|!|\(|\)|[\w.]+/g) ?? [];
+  let at = 0;
+  const or = (): boolean => {
+    let value = and();
+    while (tokens[at] === "||") {
+      at++;
+      value = and() || value;
+    }
+    return value;
+  };
+  const and = (): boolean => {
+    let value = not();
+    while (tokens[at] === "&&") {
+      at++;
+      value = not() && value;
+    }
+    return value;
+  };
+  const not = (): boolean => {
+    const token = tokens[at++];
+    if (token === "!") return !not();
+    if (token === "(") {
+      const value = or();
+      at++;
+      return value;
+    }
+    if (token === undefined) throw new Error("unexpected end");
+    return satisfied(token, build);
+  };
+  try {
+    const value = or();
+    return at === tokens.length ? value : true;
+  } catch {
+    return true;
+  }
+}

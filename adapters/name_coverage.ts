@@ -1,0 +1,35 @@
+// What coverage hooks share: of the files a server cannot see, those that can hold a use of the
+// name asked about (a file without the word cannot, short of a macro pasting it together).
+import type { CoverageContext } from "./coverage.ts";
+
+/** Most files read to look for the name; past them, each is counted unread. */
+const MAX_READ = 200;
+/** How many files a reason names. */
+const NAMED = 3;
+
+/**
+ * The files of `files` that hold `context.name` as a whole word (all of them when no name is
+ * asked about, or past MAX_READ, or where a file cannot be read).
+ */
+export async function holdingName(
+  context: CoverageContext,
+  files: readonly string[],
+): Promise<string[]> {
+  const { name } = context;
+  if (!name) return [...files];
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const holding: string[] = [];
+  for (const [i, file] of files.entries()) {
+    const text = i < MAX_READ ? await context.readText(file) : undefined;
+    if (text === undefined || word.test(text)) holding.push(file);
+  }
+  return holding;
+}
+
+/** Up to NAMED files, workspace-relative, then how many more: "a.c, b.c and 2 more". */
+export function namedFiles(context: CoverageContext, files: readonly string[]): string {
+  const names = files.slice(0, NAMED).map((file) => context.relative(file));
+  const more = files.length > NAMED ? ` and ${files.length - NAMED} more` : "";
+  return `${names.join(", ")}${more}`;
+}

@@ -1,0 +1,127 @@
+// Coverage of gopls's workspace-wide answers (issue 17): gopls loads one build (its GOOS, GOARCH
+// and tags), so a file whose build constraints leave it out (`//go:build ignore`, x_windows.go on
+// Linux) is searched by no reference, rename or caller question, and it said `partial: false`.
+// Now the answer names those of them that hold the name asked about, and a rename apply on it
+// needs allow_partial.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { expectOk, locationsOf, openSession, sorted, textOf } from "../helpers/session.ts";
+import { spanWithin } from "../helpers/locate.ts";
+import type { Response } from "../../mod.ts";
+
+const FILES: Record<string, string> = {
+  "go.mod": "module example.com/m\n\ngo 1.22\n",
+  "greet.go": "package m\n\n// Greet greets.\nfunc Greet(name string) string { return name }\n\n" +
+    'func use() string { return Greet("a") }\n\n// Farewell says goodbye.\n' +
+    'func Farewell() string { return "bye" }\n',
+  // Tests are in gopls's build: searched, and not said to be left out.
+  "greet_test.go": 'package m\n\nimport "testing"\n\nfunc TestGreet(t *testing.T) {\n' +
+    '\tif Greet("b") == "" || Farewell() == "" {\n\t\tt.Fail()\n\t}\n}\n',
+  // Left out on Linux by its name.
+  "greet_windows.go": 'package m\n\nfunc win() string { return Greet("c") }\n',
+  // Left out by its constraint: a generator run with `go run gen.go`.
+  "gen.go": '//go:build ignore\n\npackage main\n\nimport "example.com/m"\n\n' +
+    'func main() { println(m.Greet("d")) }\n',
+  // Left out too, but holds neither name: not named.
+  "other_windows.go": "package m\n\nfunc other() int { return 1 }\n",
+};
+
+function ok(response: Response) {
+  const answer = expectOk(response);
+  return { answer, text: textOf(answer), details: answer.details as Record<string, unknown> };
+}
+
+Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) make references, callers and rename partial with the reason; an apply needs allow_partial", async () => {
+  // The reason names the build gopls loads: this host's.
+  assert.equal(Deno.build.os, "linux", "the files left out are chosen for a Linux host");
+  const arch = Deno.build.arch === "x86_64" ? "amd64" : "arm64";
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_gopls_cov_" }));
+  for (const [rel, text] of Object.entries(FILES)) await Deno.writeTextFile(join(root, rel), text);
+  const at = (file: string, context: string, name: string) => ({
+    file,
+    ...spanWithin(FILES[file], context, name),
+  });
+  const reason = `gopls's build (linux/${arch}) leaves gen.go, greet_windows.go out (build ` +
+    "constraints): gopls did not search them";
+  const session = await openSession(root, { role: "main", allowMutations: true });
+  try {
+    const greet = at("greet.go", "func Greet(", "Greet");
+    const where = { file: "greet.go", line: greet.line, symbol: "Greet" };
+    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
+    assert.deepEqual(
+      sorted(locationsOf(refs.answer)),
+      sorted([
+        greet,
+        at("greet.go", 'Greet("a")', "Greet"),
+        at("greet_test.go", 'Greet("b")', "Greet"),
+      ]),
+      refs.text,
+    );
+    assert.equal(refs.details.partial, true, refs.text);
+    assert.equal(refs.details.partialReason, reason);
+    assert.match(refs.text, /Note: this answer is partial: gopls's build/);
+
+    const callers = ok(await session.handle({ id: 2, action: "incoming_calls", ...where }));
+    const calls = callers.details.calls as { name: string; file: string }[];
+    assert.deepEqual(
+      calls.map((c) => [c.name, c.file]).sort(),
+      [["TestGreet", "greet_test.go"], ["use", "greet.go"]],
+      callers.text,
+    );
+    assert.equal(callers.details.partialReason, reason);
+
+    // A name no file left out holds: the answer is complete.
+    const farewell = at("greet.go", "func Farewell(", "Farewell");
+    const bye = ok(
+      await session.handle({
+        id: 3,
+        action: "references",
+        file: "greet.go",
+        line: farewell.line,
+        symbol: "Farewell",
+      }),
+    );
+    assert.deepEqual(
+      sorted(locationsOf(bye.answer)),
+      sorted([farewell, at("greet_test.go", "Farewell()", "Farewell")]),
+      bye.text,
+    );
+    assert.equal(bye.details.partial, false, bye.text);
+
+    const rename = { ...where, new_name: "Hello" };
+    const refused = await session.handle({ id: 4, action: "rename", ...rename, apply: true });
+    assert.equal(refused.ok, false, JSON.stringify(refused));
+    if (!refused.ok) {
+      assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
+      assert.match(refused.error.message, /allow_partial: true/);
+      assert.ok(refused.error.message.includes(reason), refused.error.message);
+    }
+    for (const [file, text] of Object.entries(FILES)) {
+      assert.equal(await Deno.readTextFile(join(root, file)), text, file);
+    }
+    const applied = ok(
+      await session.handle({
+        id: 5,
+        action: "rename",
+        ...rename,
+        apply: true,
+        allow_partial: true,
+      }),
+    );
+    assert.equal(applied.details.applied, true, applied.text);
+    for (const file of ["greet.go", "greet_test.go"]) {
+      assert.equal(
+        await Deno.readTextFile(join(root, file)),
+        FILES[file].replaceAll(/\bGreet\b/g, "Hello"),
+        file,
+      );
+    }
+    // What gopls did not search stays as it was, and no longer builds: why it was refused.
+    for (const file of ["greet_windows.go", "gen.go"]) {
+      assert.equal(await Deno.readTextFile(join(root, file)), FILES[file], file);
+    }
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
