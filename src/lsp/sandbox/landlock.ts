@@ -13,7 +13,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspGateError } from "../../errors.ts";
 import { runtimeFolderPath } from "../../fs.ts";
@@ -244,9 +244,13 @@ function scratchParent(): string {
  */
 function sweepGrant(scratch: string): string {
   const sandbox = dirname(scratch);
-  const runtime = dirname(sandbox);
-  const above = realPath(dirname(runtime));
-  return above === undefined ? sandbox : join(above, basename(runtime), "sandbox");
+  try {
+    // The runtime folder itself was checked (scratchParent): no link, so only those above it
+    // resolve. Where this process may not read it, the path as named.
+    return join(Deno.realPathSync(dirname(sandbox)), "sandbox");
+  } catch {
+    return sandbox;
+  }
 }
 
 /** Removes a server's scratch folder: directly where lspgate may write there, else by the launcher. */
