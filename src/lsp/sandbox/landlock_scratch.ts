@@ -54,23 +54,23 @@ function refuse(path: string, why: string): never {
 
 /**
  * Opens the folder `name` in the folder `at` without following a link (O_NOFOLLOW |
- * O_DIRECTORY) and checks it is this user's and mode 0700, else refuses `path`; made first (0700)
- * unless `make` is "no", and with "fresh" it must be made here (a new name). Decided on what the
- * kernel reports of the open folder (statx), never on errno.
+ * O_DIRECTORY) and checks it is this user's and mode 0700, else refuses `path`; made first (0700),
+ * and with "fresh" it must be made here (a new name). Decided on what the kernel reports of the
+ * open folder (statx), never on errno.
  */
 function privateFolder(
   libc: Libc,
   at: number,
   name: string,
   path: string,
-  make: "fresh" | "missing" | "no",
+  make: "fresh" | "missing",
 ): number {
-  if (make !== "no" && libc.symbols.mkdirat(at, cString(name), 0o700) !== 0 && make === "fresh") {
+  if (libc.symbols.mkdirat(at, cString(name), 0o700) !== 0 && make === "fresh") {
     fail(libc, `cannot create ${path} for the server's private scratch folder`);
   }
   const flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   const fd = libc.symbols.openat(at, cString(name), flags);
-  if (fd < 0) refuse(path, "is not a folder that opens without following a link (a symlink?)");
+  if (fd < 0) refuse(path, "cannot be opened as a folder without following a link (a symlink?)");
   const stat = new DataView(new ArrayBuffer(256));
   const mask = STATX_TYPE | STATX_MODE | STATX_UID;
   const asked = libc.symbols.statx(SYS_STATX, fd, cString(""), AT_EMPTY_PATH, mask, stat);
@@ -152,7 +152,11 @@ export function sweepScratch(libc: Libc, scratch: Scratch, name: string): void {
   libc.symbols.close(mark);
   if (written !== text.length) return;
   const back = libc.symbols.open(cString("."), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (back < 0 || libc.symbols.fchdir(scratch.parent) !== 0) return;
+  if (back < 0) return;
+  if (libc.symbols.fchdir(scratch.parent) !== 0) {
+    libc.symbols.close(back);
+    return;
+  }
   try {
     for (const entry of Deno.readDirSync(".")) {
       const owner = /^(\d+)-[0-9a-f]{8}$/.exec(entry.name)?.[1];

@@ -84,7 +84,7 @@ Deno.test("the launcher refuses a runtime or sandbox folder that turned into a l
         name: "sandbox a link",
         path: sandbox,
         plant: () => Deno.symlink(victim, sandbox),
-        why: /is not a folder that opens without following a link/,
+        why: /cannot be opened as a folder without following a link \(a symlink\?\)/,
       },
       {
         name: "the runtime folder a link",
@@ -93,7 +93,7 @@ Deno.test("the launcher refuses a runtime or sandbox folder that turned into a l
           await Deno.remove(folder, { recursive: true });
           await Deno.symlink(victim, folder);
         },
-        why: /is not a folder that opens without following a link/,
+        why: /cannot be opened as a folder without following a link \(a symlink\?\)/,
       },
       {
         name: "sandbox open to others",
