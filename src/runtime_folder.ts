@@ -29,23 +29,46 @@ export function ensureRuntimeFolderSync(): string {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
   const info = Deno.lstatSync(folder);
-  if (!info.isDirectory || ((info.mode ?? 0) & 0o077) || info.uid !== ownUidIn(folder)) {
+  const what = fault(info, "folder", folder);
+  if (what !== undefined) {
     throw new LspGateError(
       "PERMISSION_DENIED",
       `The runtime folder ${folder} is not a private folder of this user (a folder, mode 0700, ` +
-        "owned by you); remove it, or set XDG_RUNTIME_DIR (or USER) to name another.",
+        `owned by you): it is ${what}; remove it, or set XDG_RUNTIME_DIR (or USER) to name another.`,
       { path: folder },
     );
   }
   return folder;
 }
 
+type Kind = "file" | "socket" | "folder";
+
+/**
+ * What is wrong with an entry of the runtime folder (or the folder itself) that lspgate would use
+ * as `kind`, or undefined: a symlink, another kind, another user's (`ownUidIn(folder)`), or open to
+ * others (a file with any group or other bit; a folder not exactly 0700).
+ */
+function fault(info: Deno.FileInfo, kind: Kind, folder: string): string | undefined {
+  if (info.isSymlink) return "a symlink";
+  const right = kind === "file"
+    ? info.isFile
+    : kind === "folder"
+    ? info.isDirectory
+    : info.isSocket === true;
+  if (!right) return "not a " + kind;
+  if (info.uid !== ownUidIn(folder)) return `not private to this user (owned by uid ${info.uid})`;
+  const mode = (info.mode ?? 0) & 0o7777;
+  // A socket's own mode guards nothing (connecting takes the folder's search permission).
+  const open = kind === "file" ? (mode & 0o077) !== 0 : kind === "folder" && mode !== 0o700;
+  return open ? `not private to this user (mode 0${mode.toString(8)})` : undefined;
+}
+
 /**
  * This process's user id as the kernel gives it to files: the owner of a file created in `folder`
- * (then removed). Deno.uid() would need `--allow-sys=uid`. A folder this user may not create in
- * is not theirs: -1.
+ * (then removed). Deno.uid() would need `--allow-sys=uid` (and /proc/self/status, --allow-all).
+ * A folder this user may not create in is not theirs: -1.
  */
-function ownUidIn(folder: string): number {
+export function ownUidIn(folder: string): number {
   if (ownUid !== undefined) return ownUid;
   const probe = `${folder}/.owner-${crypto.randomUUID()}`;
   try {
@@ -65,10 +88,10 @@ function ownUidIn(folder: string): number {
 
 /**
  * Checks what is at `path` in the runtime folder before lspgate uses it: it must be of `kind`
- * (never a symlink), owned by this user and closed to others. Returns false when nothing is
- * there; anything else is PERMISSION_DENIED naming the file.
+ * (never a symlink), owned by this user and closed to others (a folder: mode 0700). Returns false
+ * when nothing is there; anything else is PERMISSION_DENIED naming the file.
  */
-export function checkRuntimeEntry(path: string, kind: "file" | "socket"): boolean {
+export function checkRuntimeEntry(path: string, kind: Kind): boolean {
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(path);
@@ -76,16 +99,8 @@ export function checkRuntimeEntry(path: string, kind: "file" | "socket"): boolea
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
-  const right = kind === "file" ? info.isFile : info.isSocket === true;
-  const folder = path.slice(0, path.lastIndexOf("/"));
-  // A socket's own mode guards nothing (connecting takes the folder's search permission).
-  const open = kind === "file" && ((info.mode ?? 0) & 0o077) !== 0;
-  if (!right || info.uid !== ownUidIn(folder) || open) {
-    const what = info.isSymlink
-      ? "a symlink"
-      : right
-      ? "not private to this user"
-      : "not a " + kind;
+  const what = fault(info, kind, path.slice(0, path.lastIndexOf("/")));
+  if (what !== undefined) {
     throw new LspGateError(
       "PERMISSION_DENIED",
       `${path} in lspgate's runtime folder is ${what}: lspgate does not use it (nor follow it); ` +

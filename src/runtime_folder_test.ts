@@ -136,3 +136,39 @@ Deno.test("a file in the runtime folder is never read or written through a plant
     assert.equal(await readRuntimeFile(join(folder, "absent.json")), undefined);
   });
 });
+
+Deno.test("a folder in the runtime folder is used only when it is this user's, mode 0700 and no symlink; the error names the path and the fault", async () => {
+  await withRuntime(async (base) => {
+    const folder = await ensureRuntimeFolder();
+    const sandbox = join(folder, "sandbox");
+    assert.equal(checkRuntimeEntry(sandbox, "folder"), false);
+    await Deno.mkdir(sandbox, { mode: 0o700 });
+    assert.equal(checkRuntimeEntry(sandbox, "folder"), true);
+    await Deno.chmod(sandbox, 0o750);
+    assert.throws(
+      () => checkRuntimeEntry(sandbox, "folder"),
+      {
+        code: "PERMISSION_DENIED",
+        message: /sandbox in lspgate's runtime folder is not private to this user \(mode 0750\)/,
+      },
+    );
+    await Deno.chmod(sandbox, 0o700);
+    await Deno.chown(sandbox, 65534, 65534);
+    assert.throws(() => checkRuntimeEntry(sandbox, "folder"), /\(owned by uid 65534\)/);
+    await Deno.remove(sandbox);
+    await Deno.mkdir(join(base, "elsewhere"), { mode: 0o700 });
+    await Deno.symlink(join(base, "elsewhere"), sandbox);
+    assert.throws(
+      () => checkRuntimeEntry(sandbox, "folder"),
+      /sandbox in lspgate's runtime folder is a symlink/,
+    );
+    await Deno.writeTextFile(join(folder, "plain"), "");
+    assert.throws(() => checkRuntimeEntry(join(folder, "plain"), "folder"), /is not a folder/);
+    // The runtime folder itself says what is wrong with it.
+    await Deno.chmod(folder, 0o711);
+    await assert.rejects(
+      ensureRuntimeFolder(),
+      /not a private folder of this user .*: it is not private to this user \(mode 0711\)/,
+    );
+  });
+});

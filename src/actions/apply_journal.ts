@@ -7,6 +7,7 @@ import { z } from "zod";
 import { LspGateError } from "../errors.ts";
 import { runtimeFolderPath, uid } from "../fs.ts";
 import { sameFile } from "../permissions/file_io.ts";
+import { ownUidIn } from "../runtime_folder.ts";
 
 const stepSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -157,7 +158,7 @@ async function privateFolder(create: boolean): Promise<string> {
     if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
   }
   const info = await Deno.lstat(folder);
-  const me = uid();
+  const me = ownUid(folder);
   if (!info.isDirectory || (me !== null && info.uid !== me) || ((info.mode ?? 0) & 0o077)) {
     throw new LspGateError(
       "PERMISSION_DENIED",
@@ -167,6 +168,19 @@ async function privateFolder(create: boolean): Promise<string> {
     );
   }
   return folder;
+}
+
+/**
+ * This user's id, as files in the runtime folder `folder` are owned: learnt by making one there
+ * (uid() reads /proc/self/status, which Deno grants only with --allow-all); uid() where this
+ * process may not write there (it only looks for a journal).
+ */
+function ownUid(folder: string): number | null {
+  try {
+    return ownUidIn(folder);
+  } catch {
+    return uid();
+  }
 }
 
 /** Opens (creating if missing) a file of the runtime folder, never through a symlink. */
@@ -187,7 +201,7 @@ async function openPrivate(path: string): Promise<Deno.FsFile> {
 }
 
 function checkPrivateFile(path: string, info: Deno.FileInfo): void {
-  const me = uid();
+  const me = ownUid(path.slice(0, path.lastIndexOf("/")));
   if (!info.isFile || (me !== null && info.uid !== me) || ((info.mode ?? 0) & 0o077)) {
     throw notPrivate(path);
   }

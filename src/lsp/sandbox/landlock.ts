@@ -16,7 +16,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LspGateError } from "../../errors.ts";
-import { runtimeFolderPath, uid } from "../../fs.ts";
+import { runtimeFolderPath } from "../../fs.ts";
+import { checkRuntimeEntry, ensureRuntimeFolderSync } from "../../runtime_folder.ts";
 import {
   depth,
   realPath,
@@ -204,8 +205,8 @@ export async function wrapLandlock(command: string[], spec: SandboxSpec): Promis
       // Read and write on the scratch folders' parent, to sweep those a killed lspgate left.
       ...launcherArgs(found.libc, [
         `--allow-ffi=${found.libc}`,
-        `--allow-read=${dirname(scratch)}`,
-        `--allow-write=${dirname(scratch)}`,
+        `--allow-read=${sweepGrant(scratch)}`,
+        `--allow-write=${sweepGrant(scratch)}`,
       ]),
       "exec",
       found.libc,
@@ -218,33 +219,48 @@ export async function wrapLandlock(command: string[], spec: SandboxSpec): Promis
 }
 
 /**
- * `<runtime folder>/sandbox`, where each server's scratch folder lives. A runtime folder that is
- * not this user's private one is refused (another user could swap the scratch folder's path).
+ * `<runtime folder>/sandbox`, where each server's scratch folder lives. The runtime folder and
+ * `sandbox` are refused (PERMISSION_DENIED, naming the path) when either is a symlink, another
+ * user's, or not mode 0700: a link there would put the server's writable folder, and the sweep of
+ * old ones, in its target. The launcher checks the same again on what it opens.
  */
 function scratchParent(): string {
   const runtime = runtimeFolderPath();
+  const sandbox = join(runtime, "sandbox");
   try {
-    const info = Deno.lstatSync(runtime);
-    const me = uid();
-    const mine = me === null || info.uid === me;
-    if (!info.isDirectory || !mine || ((info.mode ?? 0) & 0o077) !== 0) {
-      throw new LspGateError(
-        "SERVER_START_FAILED",
-        `lspgate's runtime folder ${runtime} is not a private folder of this user (0700); ` +
-          "remove it or set XDG_RUNTIME_DIR.",
-        { path: runtime },
-      );
-    }
+    ensureRuntimeFolderSync();
+    checkRuntimeEntry(sandbox, "folder");
   } catch (error) {
-    // Missing: the launcher creates it 0700. Not readable by this process: the launcher's mkdir
-    // of the scratch folder still fails if the path is taken.
+    // Not this process's to look at or write in: the launcher checks the same on what it opens.
     if (error instanceof LspGateError) throw error;
   }
-  return join(runtime, "sandbox");
+  return sandbox;
+}
+
+/**
+ * The scratch folders' parent as the launcher's Deno sees it when it sweeps from inside the
+ * folder (its working folder, named by the kernel: links above the runtime folder resolved, none
+ * below it, where the launcher follows none).
+ */
+function sweepGrant(scratch: string): string {
+  const sandbox = dirname(scratch);
+  try {
+    // The runtime folder itself was checked (scratchParent): no link, so only those above it
+    // resolve. Where this process may not read it, the path as named.
+    return join(Deno.realPathSync(dirname(sandbox)), "sandbox");
+  } catch {
+    return sandbox;
+  }
 }
 
 /** Removes a server's scratch folder: directly where lspgate may write there, else by the launcher. */
 async function removeScratch(scratch: string, libc: string): Promise<void> {
+  try {
+    // Only inside folders that are still lspgate's own: a link put there since is not followed.
+    scratchParent();
+  } catch {
+    return;
+  }
   try {
     await Deno.remove(scratch, { recursive: true });
     return;

@@ -3,9 +3,9 @@
  * inherits the restriction (and so does every process it starts).
  *
  * Run as `deno run --allow-ffi=LIBC landlock_launcher.ts probe LIBC` (prints the kernel's Landlock
- * ABI as JSON) or `… exec LIBC PLAN_JSON` (see {@link LaunchPlan}). It imports only its seccomp
- * filter, so that it starts fast, and it can also run from the `deno bundle` file (worker_entry.ts
- * hands it the arguments after {@link LAUNCH_ARG}).
+ * ABI as JSON) or `… exec LIBC PLAN_JSON` (see {@link LaunchPlan}). It imports only its libc
+ * binding, scratch folder and seccomp filter, so that it starts fast, and it can also run from the
+ * `deno bundle` file (worker_entry.ts hands it the arguments after {@link LAUNCH_ARG}).
  *
  * Rationale: Landlock needs no namespace, so it works where bubblewrap cannot nest (inside
  * sandbox-runtime, a container, another bubblewrap). landlock_restrict_self() and no_new_privs
@@ -16,6 +16,8 @@
  * @module
  */
 
+import { cString, errno, fail, type Libc, libcOf, O_CLOEXEC, O_PATH } from "./landlock_libc.ts";
+import { makeScratch, type Scratch, sweepScratch } from "./landlock_scratch.ts";
 import { socketFilter } from "./socket_filter.ts";
 
 /** The argument that makes the bundled lspgate act as this launcher. */
@@ -62,47 +64,6 @@ const PR_CAPBSET_DROP = 24;
 const PR_CAP_AMBIENT = 47;
 const PR_CAP_AMBIENT_CLEAR_ALL = 4;
 const CAPABILITY_VERSION_3 = 0x20080522;
-const O_PATH = 0o10000000;
-const O_CLOEXEC = 0o2000000;
-// O_DIRECTORY is one of the flags whose value differs on arm64.
-const O_DIRECTORY = Deno.build.arch === "aarch64" ? 0o40000 : 0o200000;
-
-function libcOf(path: string) {
-  return Deno.dlopen(path, {
-    createRuleset: {
-      name: "syscall",
-      parameters: ["i64", "buffer", "usize", "u32"],
-      result: "i64",
-    },
-    addRule: { name: "syscall", parameters: ["i64", "i32", "u32", "buffer", "u32"], result: "i64" },
-    restrictSelf: { name: "syscall", parameters: ["i64", "i32", "u32"], result: "i64" },
-    prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
-    open: { parameters: ["buffer", "i32"], result: "i32" },
-    close: { parameters: ["i32"], result: "i32" },
-    mkdir: { parameters: ["buffer", "u32"], result: "i32" },
-    execve: { parameters: ["buffer", "buffer", "buffer"], result: "i32" },
-    capset: { parameters: ["buffer", "buffer"], result: "i32" },
-    malloc: { parameters: ["usize"], result: "usize" },
-    copyIn: { name: "memcpy", parameters: ["usize", "buffer", "usize"], result: "usize" },
-    prctlFilter: {
-      name: "prctl",
-      parameters: ["i32", "u64", "buffer", "u64", "u64"],
-      result: "i32",
-    },
-    getuid: { parameters: [], result: "u32" },
-    kill: { parameters: ["i32", "i32"], result: "i32" },
-    readlink: { parameters: ["buffer", "buffer", "usize"], result: "isize" },
-    // Addresses as integers, read with memcpy: Deno's pointer views need an unscoped --allow-ffi.
-    errnoLocation: { name: "__errno_location", parameters: [], result: "usize" },
-    strerror: { parameters: ["i32"], result: "usize" },
-    strdup: { parameters: ["buffer"], result: "usize" },
-    strlen: { parameters: ["usize"], result: "usize" },
-    memcpy: { parameters: ["buffer", "usize", "usize"], result: "usize" },
-  });
-}
-
-type Libc = ReturnType<typeof libcOf>;
-
 /** The filesystem rights a kernel of this ABI knows, every one of them handled (denied unless granted). */
 function fsRights(abi: number): bigint {
   let rights = (1n << 13n) - 1n;
@@ -118,106 +79,10 @@ function fileRights(abi: number): bigint {
     (abi >= 5 ? FS_IOCTL_DEV : 0n);
 }
 
-function cString(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text + "\0");
-}
-
-/**
- * errno as it reads now: for messages, and for ESRCH where a wrong word only leaves a folder.
- * JavaScript runs between a libc call and this read, and Deno's runtime on this thread was seen to
- * overwrite errno meanwhile (ENOENT after mkdir's EEXIST, and after Landlock's EINVAL): no
- * decision that could fail the launch rests on it.
- */
-function errno(libc: Libc): number {
-  const value = new Int32Array(1);
-  libc.symbols.memcpy(value, libc.symbols.errnoLocation(), 4n);
-  return value[0];
-}
-
-function readCString(libc: Libc, address: bigint): string {
-  const bytes = new Uint8Array(Number(libc.symbols.strlen(address)));
-  libc.symbols.memcpy(bytes, address, BigInt(bytes.length));
-  return new TextDecoder().decode(bytes);
-}
-
-function fail(libc: Libc, what: string, code = errno(libc)): never {
-  const reason = `${readCString(libc, BigInt(libc.symbols.strerror(code)))} (errno ${code})`;
-  console.error(`lspgate landlock launcher: ${what}: ${reason}`);
-  Deno.exit(126);
-}
-
 /** The kernel's Landlock ABI version, or a negative errno (ENOSYS, EOPNOTSUPP: none here). */
 function abiVersion(libc: Libc): number {
   const abi = Number(libc.symbols.createRuleset(SYS_CREATE, null, 0n, CREATE_RULESET_VERSION));
   return abi < 0 ? -errno(libc) : abi;
-}
-
-/** Whether `path` opens as a folder (symlinks followed), asked without errno. */
-function isFolder(libc: Libc, path: string): boolean {
-  const fd = libc.symbols.open(cString(path), O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return false;
-  libc.symbols.close(fd);
-  return true;
-}
-
-function makeDir(libc: Libc, path: string, exclusive: boolean): void {
-  if (libc.symbols.mkdir(cString(path), 0o700) === 0) return;
-  const code = errno(libc);
-  // A parent that is already a folder is fine, however errno reads.
-  if (!exclusive && isFolder(libc, path)) return;
-  fail(
-    libc,
-    `cannot create ${path} for the server's private scratch folder (set XDG_RUNTIME_DIR or ` +
-      "TMPDIR to a folder this process may write, outside the workspace)",
-    code,
-  );
-}
-
-/** Creates the scratch folder (its parents too, 0700) and its `home` and `tmp`. */
-function makeScratch(libc: Libc, scratch: string): void {
-  const parts = scratch.split("/").filter(Boolean);
-  for (let i = 1; i < parts.length; i++) makeDir(libc, "/" + parts.slice(0, i).join("/"), false);
-  makeDir(libc, scratch, true);
-  makeDir(libc, `${scratch}/home`, true);
-  makeDir(libc, `${scratch}/tmp`, true);
-}
-
-const ESRCH = 3;
-
-/** This process's PID namespace (`pid:[4026531836]`): a PID means a process only within it. */
-function pidNamespace(libc: Libc): string {
-  const out = new Uint8Array(64);
-  const length = Number(libc.symbols.readlink(cString("/proc/self/ns/pid"), out, 64n));
-  return length > 0 ? new TextDecoder().decode(out.subarray(0, length)) : "";
-}
-
-/**
- * Marks `scratch` with this PID namespace, then removes the scratch folders an lspgate left when
- * it was killed before it could: those marked with this namespace and named for a process that no
- * longer exists (a folder of an lspgate in another namespace, inside a sandbox sharing the folder,
- * is never touched). Needs `--allow-read` and `--allow-write` on the parent; else sweeps nothing.
- */
-function sweepScratch(libc: Libc, scratch: string): void {
-  const parent = scratch.slice(0, scratch.lastIndexOf("/"));
-  const namespace = pidNamespace(libc);
-  if (!namespace) return;
-  try {
-    Deno.writeTextFileSync(`${scratch}/owner`, namespace);
-    for (const entry of Deno.readDirSync(parent)) {
-      const owner = /^(\d+)-[0-9a-f]{8}$/.exec(entry.name)?.[1];
-      if (owner === undefined || !entry.isDirectory) continue;
-      const folder = `${parent}/${entry.name}`;
-      try {
-        if (Deno.readTextFileSync(`${folder}/owner`) !== namespace) continue;
-        if (libc.symbols.kill(Number(owner), 0) === 0 || errno(libc) !== ESRCH) continue;
-        Deno.removeSync(folder, { recursive: true });
-      } catch {
-        // Unmarked, or raced by another launcher: left for the next start.
-      }
-    }
-  } catch {
-    // Not granted: nothing is swept.
-  }
 }
 
 function addPath(libc: Libc, ruleset: number, path: string, access: bigint, abi: number): void {
@@ -225,6 +90,19 @@ function addPath(libc: Libc, ruleset: number, path: string, access: bigint, abi:
   // skipping only ever grants less.
   const fd = libc.symbols.open(cString(path), O_PATH | O_CLOEXEC);
   if (fd < 0) return;
+  addRule(libc, ruleset, fd, path, access, abi);
+  libc.symbols.close(fd);
+}
+
+/** Grants `access` beneath the open `fd` (`path` names it in a failure). */
+function addRule(
+  libc: Libc,
+  ruleset: number,
+  fd: number,
+  path: string,
+  access: bigint,
+  abi: number,
+) {
   const attr = new Uint8Array(12);
   const view = new DataView(attr.buffer);
   view.setBigUint64(0, access, true);
@@ -237,7 +115,6 @@ function addPath(libc: Libc, ruleset: number, path: string, access: bigint, abi:
     added = libc.symbols.addRule(SYS_ADD_RULE, ruleset, RULE_PATH_BENEATH, attr, 0);
   }
   if (added < 0) fail(libc, `cannot add a Landlock rule for ${path}`);
-  libc.symbols.close(fd);
 }
 
 /**
@@ -281,7 +158,7 @@ function installSocketFilter(libc: Libc): boolean {
 }
 
 /** Restricts this thread (filesystem, TCP, scopes as far as the ABI goes) as `plan` says. */
-function restrict(libc: Libc, plan: LaunchPlan, abi: number): void {
+function restrict(libc: Libc, plan: LaunchPlan, scratch: Scratch, abi: number): void {
   const all = fsRights(abi);
   const attr = new BigUint64Array([
     all,
@@ -296,7 +173,9 @@ function restrict(libc: Libc, plan: LaunchPlan, abi: number): void {
   const device = FS_READ_FILE | FS_WRITE_FILE | (abi >= 3 ? FS_TRUNCATE : 0n) |
     (abi >= 5 ? FS_IOCTL_DEV : 0n);
   for (const path of plan.devices) addPath(libc, ruleset, path, device, abi);
-  for (const path of [...plan.readWrite, plan.scratch]) addPath(libc, ruleset, path, all, abi);
+  for (const path of plan.readWrite) addPath(libc, ruleset, path, all, abi);
+  // The scratch folder by the descriptor makeScratch checked, not by its path again.
+  addRule(libc, ruleset, scratch.folder, plan.scratch, all, abi);
   // No TCP port rule: every bind and connect is denied.
   dropCapabilities(libc);
   if (libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) !== 0) {
@@ -343,9 +222,11 @@ export function launch(args: string[]): void {
   }
   if (abi < 1) fail(libc, "Landlock is not available in this kernel", -abi);
   const plan: LaunchPlan = JSON.parse(planJson);
-  makeScratch(libc, plan.scratch);
-  sweepScratch(libc, plan.scratch);
-  restrict(libc, plan, abi);
+  const scratch = makeScratch(libc, plan.scratch);
+  sweepScratch(libc, scratch, plan.scratch.slice(plan.scratch.lastIndexOf("/") + 1));
+  restrict(libc, plan, scratch, abi);
+  libc.symbols.close(scratch.folder);
+  libc.symbols.close(scratch.parent);
   const argv = cArray(libc, plan.command);
   const envp = cArray(libc, Object.entries(plan.env).map(([k, v]) => `${k}=${v}`));
   libc.symbols.execve(cString(plan.command[0]), argv, envp);
