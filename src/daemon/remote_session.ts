@@ -9,6 +9,8 @@ export interface Gate {
   readonly workspace: WorkspaceRoot;
   readonly facts: SessionFacts;
   handle(raw: unknown): Promise<Response>;
+  /** The caller will send nothing more (EOF): work in flight may be cut short to end promptly. */
+  endInput?(): void;
   close(): Promise<void>;
 }
 
