@@ -94,6 +94,11 @@ export class RemoteSession implements Gate {
     return this.#connection;
   }
 
+  /** The caller's input ended: the daemon cuts this connection's parses in flight short. */
+  endInput(): void {
+    this.#connection.endInput();
+  }
+
   /** Closes the connection; the daemon and its servers stay up for the next client. */
   close(): Promise<void> {
     this.#closed = true;

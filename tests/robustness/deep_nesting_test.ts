@@ -2,7 +2,7 @@
 // Java, JSON, C, Python), 60,000 deep and 1 MiB deep, parsed with no language server. While its
 // parse runs, `status` answers within 500 ms; the request answers TIMEOUT within its timeout + 1 s,
 // saying how far it got; EOF exits within 2 s, a parse in flight or not; the same for all ten
-// files through the daemon (another client's status, the hostile client's TIMEOUT), through the
+// files through the daemon (another client's status, the hostile client's TIMEOUT and EOF), the
 // warm hook and `hook --no-daemon` (each within its deadline). Every process runs with
 // `deno task start`'s grant (deep_lspgate.ts). The bounds are about staying responsive, not about
 // how fast a parser is. Timings on this machine (2 shared cores): ~25 s for JSON lines, ~25 s for
@@ -126,7 +126,21 @@ Deno.test("through the daemon under the start task's grant, every deep file TIME
       assert.ok(status.ms < 500, `${file}: the other client's status took ${status.ms} ms`);
       assertTimedOut(file, await outline);
     }
-    assert.equal((await hostile.eof()).code, 0, await hostile.stderr);
+    // The hostile client's EOF during a parse with a generous timeout: it exits within 2 s (the
+    // daemon cuts that client's parse short), and the other client is served on meanwhile.
+    const pending = hostile.ask({
+      id: "eof",
+      action: "symbols",
+      file: "deep1m.c",
+      timeout_ms: 30_000,
+    });
+    await sleep(300);
+    const exit = await hostile.eof();
+    assert.equal(exit.code, 0, await hostile.stderr);
+    assert.ok(exit.ms < 2000, `the daemon's client exited ${exit.ms.toFixed(0)} ms after EOF`);
+    assert.equal(codeOf((await pending).line), "TIMEOUT", JSON.stringify((await pending).line));
+    const status = await other.ask({ id: "status after", action: "status" });
+    assert.ok(status.ms < 500, `the other client's status took ${status.ms} ms`);
     assert.equal((await other.eof()).code, 0, await other.stderr);
     assert.doesNotMatch(await hostile.stderr, /PERMISSION_DENIED|could not be used|in-process/);
   } finally {
