@@ -5,8 +5,9 @@
 // files through the daemon (another client's status, the hostile client's TIMEOUT and EOF), the
 // warm hook and `hook --no-daemon` (each within its deadline). Every process runs with
 // `deno task start`'s grant (deep_lspgate.ts). The bounds are about staying responsive, not about
-// how fast a parser is. Timings on this machine (2 shared cores): ~25 s for JSON lines, ~25 s for
-// the daemon, ~10 s for the hooks.
+// how fast a parser is. Timings on this machine (2 shared cores): ~25 s for JSON lines, ~10 s for
+// EOF on each file (two at a time; each exits ~1.1 s after EOF), ~25 s for the daemon, ~10 s for
+// the hooks (each ~0.2–0.5 s).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { configFile } from "../helpers/daemon.ts";
@@ -86,6 +87,39 @@ Deno.test("deep nesting in each grammar: status answers meanwhile, the parse TIM
   } finally {
     await lspgate.kill();
     await idle.kill();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(runtime, { recursive: true });
+  }
+});
+
+Deno.test("EOF during the parse of each deep file: lspgate exits within 2 s, the request answered TIMEOUT", async () => {
+  const { root, runtime, files } = await deepWorkspace();
+  const timings: string[] = [];
+  /** A fresh lspgate, `file`'s outline asked with an agent's generous timeout, then EOF. */
+  const eofDuring = async (file: string) => {
+    const lspgate = new Lspgate(["--no-servers", "--root", root], runtime);
+    try {
+      assert.equal((await lspgate.ask({ id: 0, action: "status" })).line.ok, true);
+      const pending = lspgate.ask({ id: 1, action: "symbols", file, timeout_ms: 30_000 });
+      await sleep(300);
+      const exit = await lspgate.eof();
+      timings.push(`${file}: exit ${exit.ms.toFixed(0)} ms after EOF`);
+      assert.equal(exit.code, 0, await lspgate.stderr);
+      assert.ok(exit.ms < 2000, `${file}: exited ${exit.ms.toFixed(0)} ms after EOF`);
+      const answer = (await pending).line;
+      assert.equal(codeOf(answer), "TIMEOUT", `${file}: ${JSON.stringify(answer)}`);
+      assert.match((answer.error as Failure).message, /within 1000 ms of the end of input/);
+    } finally {
+      await lspgate.kill();
+    }
+  };
+  try {
+    // Two at a time: one parse per core.
+    for (let i = 0; i < files.length; i += 2) {
+      await Promise.all(files.slice(i, i + 2).map(eofDuring));
+    }
+    console.log(timings.join("\n"));
+  } finally {
     await Deno.remove(root, { recursive: true });
     await Deno.remove(runtime, { recursive: true });
   }
