@@ -1,6 +1,6 @@
 // The README's Dialects table is run as written: every example request of every row is sent
-// verbatim (an `id` added, as JSON lines needs) to `deno task start` — the README's grant, a fresh
-// HOME, through bash — against the real typescript-language-server on the typescript fixture, and
+// verbatim (an `id` added, as JSON lines needs) to `deno task start`, and as the `lsp` tool's
+// arguments to `deno task start mcp` — the README's grant, a fresh HOME, through bash — against the real typescript-language-server on the typescript fixture, and
 // each answer is checked to be about the place that row's schema means: the identifier at that
 // (0- or 1-based) position, its declaration found by text match, the N-th occurrence, the files
 // named. A row or an example this test cannot check fails it, so the table cannot drift.
@@ -129,16 +129,26 @@ async function check(ws: TempWorkspace, example: Example, answer: Answer | undef
   }
 }
 
+/** A workspace with the file the oh-my-pi example names, and a reader's machine. */
+async function scene() {
+  const reader = await Reader.create();
+  const ws = await TempWorkspace.copy("typescript");
+  await ws.write("src/uses.ts", USES_TS);
+  const cleanup = async () => {
+    await ws.remove();
+    await reader.remove();
+  };
+  return { reader, ws, cleanup };
+}
+
 Deno.test("README, Dialects: each row's example requests, sent as written to deno task start, answer about the place that schema means", async () => {
   const examples = await readmeExamples();
   assert.deepEqual(
     [...new Set(examples.map((e) => e.dialect))],
     ["lspgate", "ExAthena", "Claude Code, OpenCode", "oh-my-pi", "devkit-pi"],
   );
-  const reader = await Reader.create();
-  const ws = await TempWorkspace.copy("typescript");
+  const { reader, ws, cleanup } = await scene();
   try {
-    await ws.write("src/uses.ts", USES_TS);
     const requests = examples.map((e, i) => ({ id: i + 1, ...e.request }));
     const answers = await reader.jsonLines(
       `deno task start --root '${ws.root}'`,
@@ -149,7 +159,28 @@ Deno.test("README, Dialects: each row's example requests, sent as written to den
       await check(ws, example, answers.get(i + 1));
     }
   } finally {
-    await ws.remove();
-    await reader.remove();
+    await cleanup();
+  }
+});
+
+Deno.test("README, Dialects: the same examples as the lsp tool's arguments to deno task start mcp", async () => {
+  const examples = await readmeExamples();
+  const { reader, ws, cleanup } = await scene();
+  const client = await reader.mcp(`deno task start mcp --root '${ws.root}'`, CHECKOUT);
+  try {
+    for (const [i, example] of examples.entries()) {
+      const result = await client.callTool({ name: "lsp", arguments: example.request });
+      const content = result.content as { text: string }[];
+      const answer: Answer = {
+        id: i + 1,
+        ok: result.isError !== true,
+        content,
+        details: (result.structuredContent ?? {}) as Record<string, unknown>,
+      };
+      await check(ws, example, answer);
+    }
+  } finally {
+    await client.close();
+    await cleanup();
   }
 });
