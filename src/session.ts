@@ -82,6 +82,8 @@ export interface SessionOptions {
  */
 export class Session {
   readonly #inFlight = new Map<string, AbortController>();
+  /** Aborted when the caller's input ends (endInput). */
+  readonly #ending = new AbortController();
   readonly facts: SessionFacts;
   #watcher: WorkspaceWatcher;
   readonly #isView: boolean;
@@ -277,6 +279,7 @@ export class Session {
       workspace: this.workspace,
       manager: this.manager,
       signal: controller.signal,
+      ending: this.#ending.signal,
       timeoutMs,
       readyTimeoutMs: Math.min(timeoutMs, this.options.config.readyTimeoutMs),
       session: this.facts,
@@ -305,6 +308,11 @@ export class Session {
       }],
       details: { target, cancelled: controller !== undefined },
     };
+  }
+
+  /** The caller will send nothing more (EOF): a syntax parse in flight gets at most ~1 s more. */
+  endInput(): void {
+    this.#ending.abort();
   }
 
   /** Waits for nothing: shuts every language server down. */

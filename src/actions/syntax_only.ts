@@ -212,7 +212,7 @@ export async function positionFromTree(
   file: string,
   text: string,
   query: string,
-  context?: Pick<ActionContext, "signal" | "timeoutMs">,
+  context?: Pick<ActionContext, "signal" | "timeoutMs" | "ending">,
 ): Promise<{ line: number; column: number } | undefined> {
   const language = syntaxLanguageOf(file);
   if (!language) return undefined;
@@ -277,11 +277,13 @@ function syntaxNote(
     `${reason}.${why.server ? ` ${why.server} would give ${full}.` : ""}`;
 }
 
-/** A syntax job's deadline and cancel signal: the request's. */
+/** A syntax job's deadline, cancel signal and end of input: the request's. */
 export function runOptions(
-  context?: Pick<ActionContext, "signal" | "timeoutMs">,
-): { timeoutMs?: number; signal?: AbortSignal } {
-  return context ? { timeoutMs: context.timeoutMs, signal: context.signal } : {};
+  context?: Pick<ActionContext, "signal" | "timeoutMs" | "ending">,
+): { timeoutMs?: number; signal?: AbortSignal; ending?: AbortSignal } {
+  return context
+    ? { timeoutMs: context.timeoutMs, signal: context.signal, ending: context.ending }
+    : {};
 }
 
 function extensionOf(path: string): string {

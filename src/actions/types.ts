@@ -9,6 +9,8 @@ export interface ActionContext {
   workspace: WorkspaceRoot;
   manager: ServerManager;
   signal: AbortSignal;
+  /** Aborts when the caller will send nothing more (EOF): syntax work then gets ~1 s more. */
+  ending?: AbortSignal;
   /** Per-request timeout in ms for each server request made on the caller's behalf. */
   timeoutMs: number;
   /** How long to wait for a server to load its project before answering from what it has. */

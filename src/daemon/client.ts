@@ -97,6 +97,11 @@ export class DaemonConnection {
     return (line.daemon ?? {}) as Record<string, unknown>;
   }
 
+  /** Tells the daemon this client's input ended: its parses in flight are cut short (no answer). */
+  endInput(): void {
+    if (!this.#closed) this.#writer.write(JSON.stringify({ daemon: "end_input" }));
+  }
+
   /** Closes the connection; the daemon cancels what is still in flight. */
   close(): void {
     if (this.#closed) return;

@@ -9,6 +9,8 @@ export interface Gate {
   readonly workspace: WorkspaceRoot;
   readonly facts: SessionFacts;
   handle(raw: unknown): Promise<Response>;
+  /** The caller will send nothing more (EOF): work in flight may be cut short to end promptly. */
+  endInput?(): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,11 @@ export class RemoteSession implements Gate {
     // No daemon could be reached: the closed connection answers SERVER_EXITED; the next ask
     // tries again.
     return this.#connection;
+  }
+
+  /** The caller's input ended: the daemon cuts this connection's parses in flight short. */
+  endInput(): void {
+    this.#connection.endInput();
   }
 
   /** Closes the connection; the daemon and its servers stay up for the next client. */

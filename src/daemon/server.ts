@@ -25,6 +25,8 @@ export interface ConnectionHandler {
   handle(raw: unknown, progress: (line: unknown) => void): Promise<unknown>;
   /** The client went away: cancel what it still has in flight. */
   close(): void;
+  /** The client will send nothing more (its input ended): its parses in flight are cut short. */
+  endInput?(): void;
   /** Which workspace session the connection is served by (connections of one stop together). */
   workspace?: string;
   /** The status of this connection's workspace (never another's); default: the daemon's. */
@@ -162,6 +164,11 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
             await say({ hello: { ok: false, error: { code: e.code, message: e.message } } });
             break;
           }
+          continue;
+        }
+        if ((message as { daemon?: unknown })?.daemon === "end_input") {
+          // A client whose own input ended (EOF): no answer, its requests still are.
+          connection.endInput?.();
           continue;
         }
         const control = daemonRequest(message);

@@ -189,6 +189,9 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
             entries.delete(key);
           }
         },
+        endInput() {
+          view?.session.endInput();
+        },
         status,
         stop: () => closeEntry(own),
         opened: () => own.session !== undefined,

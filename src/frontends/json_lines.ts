@@ -45,6 +45,8 @@ export async function serveJsonLines(
     pending.add(task);
     task.finally(() => pending.delete(task));
   }
+  // Requests piped in before EOF are still answered; a crafted file's parse is not waited out.
+  session.endInput?.();
   await Promise.all(pending);
   await writer.close();
   await session.close();

@@ -22,6 +22,8 @@ export interface SyntaxRunOptions {
   signal?: AbortSignal;
   /** The file, for messages. */
   file?: string;
+  /** Aborts when the caller's input has ended (EOF): the job then parses at most 1 s more. */
+  ending?: AbortSignal;
 }
 
 const MAX_WORKERS = 2;
@@ -34,6 +36,12 @@ const RETIRE_BYTES = 64 * 1024 * 1024;
 const SLOW_MS = 100;
 /** How long past a job's deadline its Worker may take to stop on its own before it is ended. */
 const GRACE_MS = 250;
+/**
+ * How long a job may go on parsing once its caller's input has ended: EOF must exit promptly
+ * (issue 18), yet a request piped in just before EOF still gets its answer. Only parsing is cut:
+ * waiting for a Worker and loading a grammar do not grow with a crafted input.
+ */
+const ENDING_MS = 1_000;
 
 interface Job {
   id: number;
@@ -50,6 +58,11 @@ interface Job {
   parsing?: number;
   timer?: ReturnType<typeof setTimeout>;
   onAbort?: () => void;
+  /** The caller's input ended: parsing is cut to ENDING_MS. */
+  ending?: boolean;
+  onEnding?: () => void;
+  /** Its deadline was brought forward by the end of input. */
+  cut?: boolean;
 }
 
 interface Slot {
@@ -84,6 +97,11 @@ export class SyntaxPool {
       entry.onAbort = () => this.#fail(entry, cancelled(entry));
       options.signal?.addEventListener("abort", entry.onAbort, { once: true });
       entry.timer = setTimeout(() => this.#fail(entry, timedOut(entry)), timeoutMs + GRACE_MS);
+      if (options.ending) {
+        entry.onEnding = () => this.#hurry(entry);
+        if (options.ending.aborted) entry.ending = true;
+        else options.ending.addEventListener("abort", entry.onEnding, { once: true });
+      }
       this.#queue.push(entry);
       this.#pump();
     });
@@ -181,6 +199,7 @@ export class SyntaxPool {
       entry.stages.push([message.reached, performance.now() - entry.submitted]);
       if (message.reached === "parse" || message.reached === "rename") {
         entry.parsing = performance.now();
+        if (entry.ending) this.#cut(entry);
         if (this.#queue.length) this.#pump();
       }
       return;
@@ -214,9 +233,26 @@ export class SyntaxPool {
     this.#pump();
   }
 
+  /** The caller's input ended: a job already parsing has ENDING_MS more, one to come from then. */
+  #hurry(entry: Job): void {
+    entry.ending = true;
+    if (entry.parsing !== undefined) this.#cut(entry);
+  }
+
+  #cut(entry: Job): void {
+    const by = performance.now() + ENDING_MS;
+    if (by >= entry.deadline) return;
+    entry.deadline = by;
+    entry.cut = true;
+    clearTimeout(entry.timer);
+    // The Worker was given the old budget: ending it is what stops the parse.
+    entry.timer = setTimeout(() => this.#fail(entry, timedOut(entry)), ENDING_MS);
+  }
+
   #settle(entry: Job, settle: () => void): void {
     clearTimeout(entry.timer);
     if (entry.onAbort) entry.options.signal?.removeEventListener("abort", entry.onAbort);
+    if (entry.onEnding) entry.options.ending?.removeEventListener("abort", entry.onEnding);
     settle();
   }
 
@@ -248,11 +284,15 @@ export const syntaxPool: SyntaxPool = new SyntaxPool();
 function timedOut(entry: Job): LspGateError {
   const { job, options } = entry;
   const what = `${options.file ?? "the file"}'s ${languageName(job.language)} syntax`;
+  const when = entry.cut
+    ? `within ${ENDING_MS} ms of the end of input (EOF cuts a parse short)`
+    : `within ${options.timeoutMs} ms`;
   return new LspGateError(
     "TIMEOUT",
-    `${what} was not ready within ${options.timeoutMs} ms: ${progress(entry)}.`,
+    `${what} was not ready ${when}: ${progress(entry)}.`,
     {
       timeoutMs: options.timeoutMs,
+      ...(entry.cut ? { endOfInput: true } : {}),
       stage: entry.stages.at(-1)?.[0] ?? "waiting",
       ...(options.file ? { file: options.file } : {}),
     },

@@ -68,3 +68,27 @@ Deno.test("SyntaxPool: a quick job does not wait behind a slow one (a second Wor
     pool.close();
   }
 });
+
+Deno.test("SyntaxPool: once its caller's input ends, a parse has 1 s more, and a job after it still answers", async () => {
+  const pool = new SyntaxPool();
+  try {
+    await pool.run(small, { timeoutMs: 30_000 });
+    const ending = new AbortController();
+    const running = pool.run(deep, { timeoutMs: 30_000, ending: ending.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = performance.now();
+    ending.abort();
+    // A request piped in just before EOF: a small file parses well within the second it has.
+    const after = pool.run(small, { timeoutMs: 30_000, ending: ending.signal });
+    const error = await failure(running);
+    const ms = performance.now() - started;
+    assert.ok(ms >= 900 && ms < 1500, `${ms} ms after the end of input`);
+    assert.equal(error.code, "TIMEOUT");
+    assert.match(error.message, /within 1000 ms of the end of input/);
+    assert.equal(error.data?.endOfInput, true);
+    const answer = await after;
+    assert.deepEqual((answer as { symbols: { name: string }[] }).symbols.map((s) => s.name), ["B"]);
+  } finally {
+    pool.close();
+  }
+});

@@ -1,17 +1,22 @@
 // Every seed dialect means what its own schema says (issue 17), against the real
 // typescript-language-server, over JSON lines (the program, as `deno task start` runs it) and MCP
-// (the SDK client): ExAthena's action + file + line + character is 0-based in and out; Claude
-// Code's and OpenCode's operation + filePath + line + character 1-based, and OpenCode's
-// workspaceSymbol (no query) lists the workspace's symbols; oh-my-pi's occurrence picks the N-th
-// match on the line, its timeout is seconds, reload restarts, diagnostics and symbols without file
-// are the workspace's; devkit-pi's column and files[] work. Places are found by text match.
+// (the SDK client, in memory and through the real `lspgate mcp` process on stdio): ExAthena's
+// action + file + line + character is 0-based in and out; Claude Code's and OpenCode's operation +
+// filePath + line + character 1-based, and OpenCode's workspaceSymbol (no query) lists the
+// workspace's symbols; oh-my-pi's occurrence picks the N-th match on the line, its timeout is
+// seconds, reload restarts, diagnostics and symbols without file are the workspace's, and a
+// code_actions query may be the action's number; devkit-pi's column and files[] work. Places are
+// found by text match.
 import assert from "node:assert/strict";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createMcpServer, TOOL_NAME } from "../../src/frontends/mcp.ts";
-import { Program } from "../helpers/program.ts";
+import { join } from "node:path";
+import { Program, REPO_ROOT } from "../helpers/program.ts";
 import { openSession } from "../helpers/session.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
@@ -153,6 +158,69 @@ async function dialectChecks(t: Deno.TestContext, ws: TempWorkspace, ask: Ask) {
     await Deno.remove(ws.path("src/broken.ts"));
   });
 
+  await t.step("oh-my-pi: code_actions query may be the action's number in the list", async () => {
+    // A misspelt call: its quick fix is a known edit at a known place.
+    const file = "src/typo.ts";
+    await ws.write(file, 'import { total } from "./cart.ts";\nexport const n = totl([]);\n');
+    const typo = await ws.within(file, "n = totl", "totl");
+    const listed = await ask({ action: "code_actions", file, line: typo.line });
+    assert.ok(listed.ok, JSON.stringify(listed));
+    const titles = (listed.details.actions as { index: number; title: string }[])
+      .map((a) => a.title);
+    const fix = titles.indexOf("Change spelling to 'total'") + 1;
+    assert.ok(fix >= 1, JSON.stringify(titles));
+    // The number matches no title as text: only the list's numbering can pick it.
+    assert.ok(!titles.some((title) => title.includes(String(fix))), JSON.stringify(titles));
+    const preview = await ask({ action: "code_actions", file, line: typo.line, query: `${fix}` });
+    assert.ok(preview.ok, JSON.stringify(preview));
+    assert.equal(preview.details.action, "Change spelling to 'total'");
+    assert.equal(preview.details.applied, false);
+    const changes = preview.details.changes as {
+      file: string;
+      edits: {
+        line: number;
+        column: number;
+        endLine: number;
+        endColumn: number;
+        newText: string;
+      }[];
+    }[];
+    assert.deepEqual(changes.map((c) => c.file), [file]);
+    const [edit] = changes[0].edits;
+    assert.deepEqual(
+      [edit.line, edit.column, edit.endLine, edit.endColumn, edit.newText],
+      [typo.line, typo.column, typo.line, typo.column + "totl".length, "total"],
+    );
+    // Another number is another action, never this one.
+    if (titles.length > 1) {
+      const other = fix === 1 ? 2 : 1;
+      const picked = await ask({
+        action: "code_actions",
+        file,
+        line: typo.line,
+        query: `${other}`,
+      });
+      // Previewed, or refused as a server command: named either way.
+      assert.ok(picked.text.includes(`\`${titles[other - 1]}\``), JSON.stringify(picked));
+      assert.notEqual(picked.details.action, "Change spelling to 'total'");
+    }
+    const applied = await ask({
+      action: "code_actions",
+      file,
+      line: typo.line,
+      query: `${fix}`,
+      apply: true,
+      edit_hash: preview.details.edit_hash,
+    });
+    assert.ok(applied.ok, JSON.stringify(applied));
+    assert.equal(applied.details.applied, true);
+    assert.equal(
+      await ws.read(file),
+      'import { total } from "./cart.ts";\nexport const n = total([]);\n',
+    );
+    await Deno.remove(ws.path(file));
+  });
+
   await t.step("devkit-pi: column 1-based; workspace-diagnostics with files[]", async () => {
     const answer = await ask({
       action: "definition",
@@ -200,6 +268,19 @@ Deno.test("dialects over JSON lines: each seed's example requests answer about t
   }
 });
 
+/** Asks through an MCP client: the tool's text, isError, and structuredContent as details. */
+function mcpAsk(client: Client): Ask {
+  return async (request) => {
+    const result = await client.callTool({ name: TOOL_NAME, arguments: request });
+    const content = result.content as { text: string }[];
+    return {
+      ok: result.isError !== true,
+      text: content.map((c) => c.text).join("\n"),
+      details: (result.structuredContent ?? {}) as Record<string, unknown>,
+    };
+  };
+}
+
 Deno.test("dialects over MCP: each seed's example requests answer about the place its schema means", async (t) => {
   await using ws = await TempWorkspace.copy("typescript");
   await ws.write(USES, USES_TS);
@@ -209,20 +290,37 @@ Deno.test("dialects over MCP: each seed's example requests answer about the plac
   await server.connect(serverSide);
   const client = new Client({ name: "lspgate-test", version: "0" });
   await client.connect(clientSide);
-  const ask: Ask = async (request) => {
-    const result = await client.callTool({ name: TOOL_NAME, arguments: request });
-    const content = result.content as { text: string }[];
-    return {
-      ok: result.isError !== true,
-      text: content.map((c) => c.text).join("\n"),
-      details: (result.structuredContent ?? {}) as Record<string, unknown>,
-    };
-  };
   try {
-    await dialectChecks(t, ws, ask);
+    await dialectChecks(t, ws, mcpAsk(client));
   } finally {
     await client.close();
     await server.close();
     await session.close();
+  }
+});
+
+Deno.test("dialects over the real `lspgate mcp` process on stdio, as deno task start:mutations runs it", async (t) => {
+  await using ws = await TempWorkspace.copy("typescript");
+  await ws.write(USES, USES_TS);
+  const { tasks } = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  const transport = new StdioClientTransport({
+    command: "sh",
+    args: ["-c", `exec ${tasks["start:mutations"]} mcp --root '${ws.root}'`],
+    cwd: REPO_ROOT,
+    env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr += new TextDecoder().decode(chunk));
+  const client = new Client({ name: "lspgate-test", version: "0" });
+  await client.connect(transport);
+  try {
+    assert.equal(client.getServerVersion()?.name, "lspgate");
+    await dialectChecks(t, ws, mcpAsk(client));
+  } catch (error) {
+    console.error(stderr);
+    throw error;
+  } finally {
+    await client.close();
   }
 });
