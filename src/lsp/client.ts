@@ -16,7 +16,7 @@ import { initializeAnswer, initializeParams } from "./initialize.ts";
 import { Waiters } from "./waiters.ts";
 import { Readiness } from "./readiness.ts";
 import { ClientDiagnostics } from "./client_diagnostics.ts";
-import { exitedError, exitReason, HangWatch } from "./server_exit.ts";
+import { exitedError, exitReason, HangWatch, startFailure } from "./server_exit.ts";
 export { pushKey } from "./client_util.ts";
 
 import type { ClientInfo, ClientOptions, RawDiagnostics } from "./client_types.ts";
@@ -107,18 +107,10 @@ export class LspClient {
       if (exitedEarly) await client.#whyClosed(error);
       client.kill();
       await client.#process.exited;
-      const stderr = client.#process.stderrTail(10);
-      const reason = exitedEarly
-        ? exitReason(client.exitInfo).replace(/^server /, "it ")
-        : error instanceof Error
-        ? error.message
-        : String(error);
-      throw new LspGateError(
-        "SERVER_START_FAILED",
-        `${options.serverName} failed to start: ${reason}` +
-          (stderr.length ? `\nlast stderr lines:\n${stderr.join("\n")}` : ""),
-        { server: options.serverName, stderr },
-      );
+      throw startFailure(options.serverName, error, {
+        exited: exitedEarly ? client.exitInfo : undefined,
+        stderr: client.#process.stderrTail(10),
+      });
     }
   }
 

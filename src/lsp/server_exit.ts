@@ -1,6 +1,7 @@
 // How a server ended, said the same way in every error, and when its silence means it hangs.
 import { LspGateError } from "../errors.ts";
 import type { ExitInfo } from "./server_client.ts";
+import { LAUNCHER_REFUSAL_CODE, launcherRefusal } from "./sandbox/launcher_refusal.ts";
 
 /** Timeouts in a row, with no message of any kind from the server between, that mean it hangs. */
 const HANG_LIMIT = 3;
@@ -46,4 +47,34 @@ export class HangWatch {
     return `it stopped answering (${this.#silentTimeouts} requests in a row timed ` +
       `out with no message from it)`;
   }
+}
+
+/**
+ * Why a server did not start: SERVER_START_FAILED with how it ended (`exited`, when it did before
+ * answering initialize) or the error, and its last stderr lines; PERMISSION_DENIED where the
+ * Landlock launcher refused a scratch folder that changed after lspgate checked it.
+ */
+export function startFailure(
+  serverName: string,
+  error: unknown,
+  { exited, stderr }: { exited: ExitInfo | undefined; stderr: string[] },
+): LspGateError {
+  const refused = exited?.code === LAUNCHER_REFUSAL_CODE ? launcherRefusal(stderr) : undefined;
+  if (refused !== undefined) {
+    return new LspGateError("PERMISSION_DENIED", `${serverName} was not started: ${refused}`, {
+      server: serverName,
+      stderr,
+    });
+  }
+  const reason = exited
+    ? exitReason(exited).replace(/^server /, "it ")
+    : error instanceof Error
+    ? error.message
+    : String(error);
+  return new LspGateError(
+    "SERVER_START_FAILED",
+    `${serverName} failed to start: ${reason}` +
+      (stderr.length ? `\nlast stderr lines:\n${stderr.join("\n")}` : ""),
+    { server: serverName, stderr },
+  );
 }

@@ -2,6 +2,7 @@
 // restricts itself: `<runtime folder>/sandbox/<pid>-<hex>`, entered folder by folder without
 // following a link, and the sweep of those a killed lspgate left, inside the checked folder only.
 import { cString, errno, fail, type Libc, O_CLOEXEC, O_PATH } from "./landlock_libc.ts";
+import { LAUNCHER_REFUSAL, LAUNCHER_REFUSAL_CODE } from "./launcher_refusal.ts";
 
 // O_DIRECTORY and O_NOFOLLOW are flags whose values differ on arm64; so does statx's number.
 const ARM64 = Deno.build.arch === "aarch64";
@@ -46,10 +47,10 @@ function makeDir(libc: Libc, path: string): void {
 /** Ends the launcher refusing `path`: lspgate names the code and the path to the agent. */
 function refuse(path: string, why: string): never {
   console.error(
-    `lspgate landlock launcher: PERMISSION_DENIED: ${path} ${why}; lspgate does not use it ` +
+    `${LAUNCHER_REFUSAL}${path} ${why}; lspgate does not use it ` +
       "(nor follow it) for the server's scratch folder: remove it.",
   );
-  Deno.exit(126);
+  Deno.exit(LAUNCHER_REFUSAL_CODE);
 }
 
 /**

@@ -5,6 +5,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { landlockSupport, wrapLandlock } from "./landlock.ts";
+import { LspClient } from "../client.ts";
+import { LspGateError } from "../../errors.ts";
+import { toFileUrl } from "../../servers/uri.ts";
 
 /** Every path under `dir`, relative, sorted (what a link's target holds). */
 function listing(dir: string): string[] {
@@ -159,6 +162,47 @@ Deno.test("the launcher sweeps inside the checked sandbox folder where a link li
   } finally {
     await Deno.remove(runtime);
     await Deno.remove(real, { recursive: true });
+    await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("a server whose launcher refused its scratch folder fails to start with PERMISSION_DENIED naming the folder, not SERVER_START_FAILED", async () => {
+  await requireLandlock();
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_scratch_" }));
+  const workspace = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_ws_" }));
+  const folder = join(runtime, "lspgate");
+  const sandbox = join(folder, "sandbox");
+  try {
+    await Deno.chmod(runtime, 0o700);
+    await Deno.mkdir(join(runtime, "victim"), { mode: 0o700 });
+    await withRuntime(runtime, async () => {
+      // A real server (deno lsp) behind the launcher; `sandbox` becomes a link after the check.
+      const wrapped = await wrapLandlock([Deno.execPath(), "lsp"], {
+        workspace,
+        workspaceWritable: false,
+        readOnlyPaths: [],
+      });
+      await Deno.mkdir(folder, { mode: 0o700 }).catch(() => {});
+      await Deno.symlink(join(runtime, "victim"), sandbox);
+      const error = await LspClient.start({
+        serverName: "deno",
+        root: workspace,
+        rootUri: toFileUrl(workspace),
+        process: { command: wrapped.command, cwd: workspace },
+        installHint: "",
+        requestTimeoutMs: 10_000,
+        startTimeoutMs: 10_000,
+      }).then(() => undefined, (e) => e);
+      assert.ok(error instanceof LspGateError, String(error));
+      assert.equal(error.code, "PERMISSION_DENIED", error.message);
+      assert.ok(
+        error.message.startsWith(`deno was not started: ${sandbox} cannot be opened as a folder`),
+        error.message,
+      );
+      assert.deepEqual([...Deno.readDirSync(join(runtime, "victim"))], []);
+    });
+  } finally {
+    await Deno.remove(runtime, { recursive: true });
     await Deno.remove(workspace, { recursive: true });
   }
 });
