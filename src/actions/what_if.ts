@@ -110,8 +110,17 @@ function render(
   if (search.incomplete) {
     parts.push(`Not every file was searched for importers: ${search.incomplete}.`);
   }
+  const unresolved = search.unresolved ?? [];
+  if (unresolved.length) {
+    const named = unresolved.slice(0, 10).map((u) => `"${u.specifier}" (${u.file})`);
+    const more = unresolved.length > 10 ? ` and ${unresolved.length - 10} more` : "";
+    parts.push(
+      `Maybe not every importer was found: lspgate could not resolve ${named.join(", ")}${more}, ` +
+        `which may name ${rel} or a file passing it on; checked as possible importers.`,
+    );
+  }
   const complete = changes.unknown.length === 0 && search.unchecked.length === 0 &&
-    search.incomplete === undefined;
+    search.incomplete === undefined && unresolved.length === 0;
   const files = outcomes.map((o) => o.after);
   return {
     text: boundText(parts.join("\n")).text,
@@ -129,6 +138,7 @@ function render(
         ...(changes.unknown.length ? { unknown: changes.unknown } : {}),
         ...(search.unchecked.length ? { unchecked: search.unchecked } : {}),
         ...(search.incomplete ? { incomplete: search.incomplete } : {}),
+        ...(unresolved.length ? { unresolved } : {}),
       },
     },
   };

@@ -1,0 +1,397 @@
+// Which workspace file a non-relative import names, resolved the way the project does where
+// lspgate can know it: tsconfig/jsconfig `paths` and `baseUrl` (through `extends`), a workspace
+// package's own name (package.json `exports`, `imports`, `main`), Python's absolute imports from
+// the project root, `src/` and the importer's folder. Issue 17: `import { f } from "a"` under
+// `"baseUrl": "src"` was not seen as importing src/a.ts, and a what-if called itself complete.
+// Every file is read through the workspace boundary: a config or package outside it is not read.
+import { builtinModules } from "node:module";
+import { dirname, join, normalize } from "node:path";
+import { parse } from "jsonc-parser";
+import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
+
+/** What a specifier names: a workspace file, something outside it, or nothing lspgate can tell. */
+export type Resolution =
+  | { kind: "file"; path: string }
+  /** A package installed or declared (node_modules, a Node built-in, `declare module`). */
+  | { kind: "outside" }
+  /** Not found; `within`: the workspace package it names, whose entry could not be found. */
+  | { kind: "unresolved"; within?: string };
+
+/** Extensions tsserver tries for an extensionless script import, in its order. */
+const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+/** An emitted extension written in an import and the sources tsserver reads for it. */
+const SOURCE_FOR: Record<string, string[]> = {
+  ".js": [".ts", ".tsx", ".d.ts"],
+  ".jsx": [".tsx"],
+  ".mjs": [".mts", ".d.mts"],
+  ".cjs": [".cts", ".d.cts"],
+};
+const PROJECT_CONFIGS = ["tsconfig.json", "jsconfig.json"];
+const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_PACKAGES = 500;
+const BUILTINS = new Set(builtinModules);
+
+interface ModuleMap {
+  /** Absolute folder a non-relative name is looked up in (`baseUrl`). */
+  baseUrl?: string;
+  /** `paths` patterns and their absolute targets. */
+  paths?: [string, string[]][];
+}
+
+interface Package {
+  dir: string;
+  json: Record<string, unknown>;
+}
+
+/** Resolves a workspace's non-relative imports; one per what-if, caching what it reads. */
+export class ImportResolver {
+  readonly #workspace: WorkspaceRoot;
+  readonly #files: ReadonlySet<string>;
+  readonly #root: string;
+  #folders?: Set<string>;
+  readonly #maps = new Map<string, Promise<ModuleMap | undefined>>();
+  readonly #json = new Map<string, Promise<Record<string, unknown> | undefined>>();
+  readonly #installed = new Map<string, Promise<boolean>>();
+  #packages?: Promise<Map<string, Package>>;
+  #pythonRoots?: Promise<string[]>;
+
+  /** `files`: every file under `root` (the server's root), real paths; `ambient`: declared modules. */
+  constructor(
+    workspace: WorkspaceRoot,
+    files: ReadonlySet<string>,
+    root: string,
+    readonly ambient: ReadonlySet<string> = new Set(),
+  ) {
+    this.#workspace = workspace;
+    this.#files = files;
+    this.#root = root;
+  }
+
+  /** What a JavaScript/TypeScript file's non-relative specifier names. */
+  async script(importer: string, specifier: string): Promise<Resolution> {
+    if (/^[a-z][a-z0-9+.-]+:/i.test(specifier) || BUILTINS.has(specifier)) {
+      return { kind: "outside" };
+    }
+    const map = await this.#moduleMap(dirname(importer));
+    const bases: string[] = [];
+    for (const [pattern, targets] of map?.paths ?? []) {
+      const star = pattern.indexOf("*");
+      const [pre, post] = star < 0
+        ? [pattern, ""]
+        : [pattern.slice(0, star), pattern.slice(star + 1)];
+      const matched = star < 0
+        ? specifier === pattern
+        : specifier.startsWith(pre) && specifier.endsWith(post) &&
+          specifier.length >= pre.length + post.length;
+      if (!matched) continue;
+      const captured = specifier.slice(pre.length, specifier.length - post.length);
+      bases.push(...targets.map((t) => t.replace("*", captured)));
+    }
+    if (map?.baseUrl) bases.push(join(map.baseUrl, specifier));
+    for (const base of bases) {
+      const file = this.scriptFile(base);
+      if (file) return { kind: "file", path: file };
+    }
+    const own = specifier.startsWith("#")
+      ? await this.#nearestPackage(dirname(importer))
+      : await this.#workspacePackage(specifier);
+    if (own) {
+      const sub = specifier.startsWith("#") ? specifier : `.${specifier.slice(own.name.length)}`;
+      const field = specifier.startsWith("#") ? own.pkg.json.imports : own.pkg.json.exports;
+      const targets = packageTargets(field, sub === "." ? "." : sub) ??
+        (sub === "." ? mainFields(own.pkg.json) : [sub]);
+      for (const target of targets) {
+        const file = this.scriptFile(join(own.pkg.dir, target));
+        if (file) return { kind: "file", path: file };
+      }
+      return { kind: "unresolved", within: own.pkg.dir };
+    }
+    if (this.ambient.has(specifier)) return { kind: "outside" };
+    return { kind: "unresolved" };
+  }
+
+  /** Whether `specifier`'s package is installed in a node_modules above `importer` (in the root). */
+  installed(importer: string, specifier: string): Promise<boolean> {
+    const parts = specifier.split("/");
+    const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+    const types = `@types/${name.replace(/^@/, "").replace("/", "__")}`;
+    return this.#installedFrom(dirname(importer), name, types);
+  }
+
+  /** The file a script import's path names (with its extensions, a folder's index), if any. */
+  scriptFile(base: string): string | undefined {
+    const path = normalize(base).replace(/\/$/, "");
+    const extension = /\.[cm]?jsx?$/i.exec(path)?.[0].toLowerCase();
+    const tries = [path];
+    if (extension) {
+      const stem = path.slice(0, -extension.length);
+      tries.push(...(SOURCE_FOR[extension] ?? []).map((e) => stem + e));
+    }
+    tries.push(...SCRIPT_EXTENSIONS.map((e) => path + e));
+    tries.push(...SCRIPT_EXTENSIONS.map((e) => `${path}/index${e}`));
+    return tries.find((p) => this.#files.has(p));
+  }
+
+  /**
+   * The files a Python import names: `module` dotted (leading dots: relative to `importer`), and
+   * for `from module import a, b` each name that is a submodule. `found` is false when the module
+   * is neither a file nor a package folder in any root lspgate knows.
+   */
+  async python(
+    importer: string,
+    module: string,
+    names: string[] = [],
+  ): Promise<{ files: string[]; found: boolean }> {
+    const dots = /^\.*/.exec(module)![0].length;
+    const parts = module.slice(dots).split(".").filter(Boolean);
+    let roots: string[];
+    if (dots > 0) {
+      let folder = dirname(importer);
+      for (let i = 1; i < dots; i++) folder = dirname(folder);
+      roots = [folder];
+    } else {
+      roots = [...await this.#pythonRootsOf(), dirname(importer)];
+    }
+    for (const root of roots) {
+      const path = join(root, ...parts);
+      const file = this.#pythonFile(path);
+      if (!file && !this.#folder(path)) continue;
+      const files = file ? [file] : [];
+      for (const name of names) {
+        const sub = this.#pythonFile(join(path, name));
+        if (sub) files.push(sub);
+      }
+      return { files, found: true };
+    }
+    return { files: [], found: false };
+  }
+
+  #pythonFile(path: string): string | undefined {
+    // pyright reads a stub before its source.
+    return [".pyi", ".py", "/__init__.pyi", "/__init__.py"].map((e) => path + e)
+      .find((p) => this.#files.has(p));
+  }
+
+  #folder(path: string): boolean {
+    if (!this.#folders) {
+      this.#folders = new Set();
+      for (const file of this.#files) {
+        for (let d = dirname(file); d.length > this.#root.length; d = dirname(d)) {
+          if (this.#folders.has(d)) break;
+          this.#folders.add(d);
+        }
+      }
+    }
+    return this.#folders.has(path);
+  }
+
+  /** The server's root, its `src/`, and the `extraPaths` of pyrightconfig.json or pyproject.toml. */
+  #pythonRootsOf(): Promise<string[]> {
+    this.#pythonRoots ??= (async () => {
+      const roots = [this.#root, join(this.#root, "src")];
+      const config = await this.#readJson(join(this.#root, "pyrightconfig.json"));
+      let extra = strings(config?.extraPaths) ?? [];
+      const toml = join(this.#root, "pyproject.toml");
+      if (extra.length === 0 && this.#files.has(toml)) {
+        const text = await this.#read(toml);
+        const list = text?.match(/^\s*extraPaths\s*=\s*\[([^\]]*)\]/m)?.[1] ?? "";
+        extra = [...list.matchAll(/["']([^"']+)["']/g)].map((m) => m[1]);
+      }
+      return [...roots, ...extra.map((p) => join(this.#root, p))];
+    })();
+    return this.#pythonRoots;
+  }
+
+  #installedFrom(folder: string, name: string, types: string): Promise<boolean> {
+    const key = `${folder}\0${name}`;
+    let known = this.#installed.get(key);
+    if (!known) {
+      known = (async () => {
+        for (const candidate of [name, types]) {
+          const path = join(folder, "node_modules", candidate);
+          const found = await this.#workspace.resolve(path).then(() => true, (error) =>
+            // A link that leads out of the root: installed elsewhere, not a workspace file.
+            (error as { code?: string }).code === "OUTSIDE_WORKSPACE");
+          if (found) return true;
+        }
+        const up = dirname(folder);
+        if (folder === this.#workspace.path || up === folder || !this.#workspace.isInside(up)) {
+          return false;
+        }
+        return await this.#installedFrom(up, name, types);
+      })();
+      this.#installed.set(key, known);
+    }
+    return known;
+  }
+
+  /** The baseUrl and paths in force for files in `folder`: its nearest tsconfig/jsconfig's. */
+  #moduleMap(folder: string): Promise<ModuleMap | undefined> {
+    let map = this.#maps.get(folder);
+    if (!map) {
+      map = (async () => {
+        for (const name of PROJECT_CONFIGS) {
+          const path = join(folder, name);
+          const config = await this.#readJson(path);
+          if (config) return await this.#compilerMap(path, config, new Set([path]));
+        }
+        const up = dirname(folder);
+        if (folder === this.#workspace.path || up === folder || !this.#workspace.isInside(up)) {
+          return undefined;
+        }
+        return await this.#moduleMap(up);
+      })();
+      this.#maps.set(folder, map);
+    }
+    return map;
+  }
+
+  /** A config's baseUrl and paths, its own over those of the configs it extends. */
+  async #compilerMap(
+    path: string,
+    config: Record<string, unknown>,
+    seen: Set<string>,
+  ): Promise<ModuleMap> {
+    let merged: ModuleMap = {};
+    const bases = typeof config.extends === "string" ? [config.extends] : strings(config.extends);
+    for (const base of bases ?? []) {
+      const basePath = await this.#extendsPath(dirname(path), base);
+      if (!basePath || seen.has(basePath)) continue;
+      seen.add(basePath);
+      const baseConfig = await this.#readJson(basePath);
+      if (baseConfig) {
+        merged = { ...merged, ...await this.#compilerMap(basePath, baseConfig, seen) };
+      }
+    }
+    const options = config.compilerOptions as Record<string, unknown> | undefined;
+    const folder = dirname(path);
+    if (typeof options?.baseUrl === "string") merged.baseUrl = join(folder, options.baseUrl);
+    const paths = options?.paths;
+    if (paths && typeof paths === "object" && !Array.isArray(paths)) {
+      // Targets are relative to baseUrl when there is one, else to the config that has them.
+      const from = merged.baseUrl ?? folder;
+      merged.paths = Object.entries(paths).map((
+        [pattern, targets],
+      ) => [pattern, (strings(targets) ?? []).map((t) => join(from, t))]);
+    }
+    return merged;
+  }
+
+  /** The file an `extends` names: a path from the config's folder, or a package in node_modules. */
+  async #extendsPath(folder: string, base: string): Promise<string | undefined> {
+    const tries = (path: string) => [path, `${path}.json`, join(path, "tsconfig.json")];
+    if (base.startsWith(".") || base.startsWith("/")) {
+      return tries(join(folder, base)).find((p) => this.#files.has(p)) ??
+        (await this.#firstReadable(tries(join(folder, base))));
+    }
+    for (let dir = folder;; dir = dirname(dir)) {
+      const found = await this.#firstReadable(tries(join(dir, "node_modules", base)));
+      if (found) return found;
+      if (dir === this.#workspace.path || !this.#workspace.isInside(dirname(dir))) return undefined;
+    }
+  }
+
+  async #firstReadable(paths: string[]): Promise<string | undefined> {
+    for (const path of paths) if (await this.#readJson(path)) return path;
+    return undefined;
+  }
+
+  /** The workspace package (outside node_modules) whose name `specifier` starts with. */
+  async #workspacePackage(specifier: string): Promise<{ name: string; pkg: Package } | undefined> {
+    const packages = await (this.#packages ??= this.#readPackages());
+    const parts = specifier.split("/");
+    const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+    const pkg = packages.get(name);
+    return pkg ? { name, pkg } : undefined;
+  }
+
+  async #nearestPackage(folder: string): Promise<{ name: string; pkg: Package } | undefined> {
+    for (let dir = folder; this.#workspace.isInside(dir); dir = dirname(dir)) {
+      const json = await this.#readJson(join(dir, "package.json"));
+      if (json) return { name: "", pkg: { dir, json } };
+      if (dir === this.#workspace.path) break;
+    }
+    return undefined;
+  }
+
+  async #readPackages(): Promise<Map<string, Package>> {
+    const packages = new Map<string, Package>();
+    const manifests = [...this.#files].filter((p) => p.endsWith("/package.json"))
+      .slice(0, MAX_PACKAGES);
+    for (const path of manifests) {
+      const json = await this.#readJson(path);
+      if (typeof json?.name === "string" && !packages.has(json.name)) {
+        packages.set(json.name, { dir: dirname(path), json });
+      }
+    }
+    return packages;
+  }
+
+  #readJson(path: string): Promise<Record<string, unknown> | undefined> {
+    let read = this.#json.get(path);
+    if (!read) {
+      read = this.#read(path).then((text) => {
+        if (text === undefined) return undefined;
+        const value: unknown = parse(text, [], { allowTrailingComma: true });
+        return value && typeof value === "object" && !Array.isArray(value)
+          ? value as Record<string, unknown>
+          : undefined;
+      });
+      this.#json.set(path, read);
+    }
+    return read;
+  }
+
+  /** A file's text, read only when it lies inside the workspace (links followed); else undefined. */
+  async #read(path: string): Promise<string | undefined> {
+    try {
+      const real: WorkspacePath = await this.#workspace.resolve(path);
+      return await this.#workspace.readText(real, { maxBytes: MAX_CONFIG_BYTES });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * The targets a package.json `exports` (or `imports`) field gives `subpath` (`.`, `./x`, `#x`),
+ * every condition's; undefined when there is no such field, [] when it does not export it.
+ */
+export function packageTargets(field: unknown, subpath: string): string[] | undefined {
+  if (field === undefined || field === null) return undefined;
+  const conditions = typeof field !== "object" || Array.isArray(field) ||
+    !Object.keys(field).some((k) => k.startsWith(".") || k.startsWith("#"));
+  const map = (conditions ? { ".": field } : field) as Record<string, unknown>;
+  if (subpath in map) return leaves(map[subpath]);
+  for (const [key, value] of Object.entries(map)) {
+    const star = key.indexOf("*");
+    if (star < 0) continue;
+    const [pre, post] = [key.slice(0, star), key.slice(star + 1)];
+    if (
+      subpath.startsWith(pre) && subpath.endsWith(post) &&
+      subpath.length >= pre.length + post.length
+    ) {
+      const captured = subpath.slice(pre.length, subpath.length - post.length);
+      return leaves(value).map((t) => t.replaceAll("*", captured));
+    }
+  }
+  return [];
+}
+
+function leaves(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
+  return [];
+}
+
+function mainFields(json: Record<string, unknown>): string[] {
+  const named = ["types", "typings", "module", "main"].map((k) => json[k])
+    .filter((v): v is string => typeof v === "string");
+  return [...named, "index"];
+}
+
+function strings(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((item): item is string => typeof item === "string");
+}
