@@ -1,13 +1,23 @@
 // Which workspace file a non-relative import names, resolved the way the project does where
-// lspgate can know it: tsconfig/jsconfig `paths` and `baseUrl` (through `extends`), a workspace
-// package's own name (package.json `exports`, `imports`, `main`), Python's absolute imports from
+// lspgate can know it: the project's module maps (module_maps.ts: tsconfig `paths` and `baseUrl`,
+// Deno's import map), a workspace package's name (package.json or deno.json `exports`, package.json
+// `imports`, `main`), Python's absolute imports from
 // the project root, `src/` and the importer's folder. Issue 17: `import { f } from "a"` under
 // `"baseUrl": "src"` was not seen as importing src/a.ts, and a what-if called itself complete.
 // Every file is read through the workspace boundary: a config or package outside it is not read.
 import { builtinModules } from "node:module";
 import { dirname, join, normalize } from "node:path";
-import { parse } from "jsonc-parser";
-import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
+import type { WorkspaceRoot } from "../permissions/workspace.ts";
+import {
+  jsonReader,
+  mainFields,
+  ModuleMaps,
+  notAPath,
+  packageTargets,
+  readInside,
+  type ReadJson,
+  strings,
+} from "./module_maps.ts";
 
 /** What a specifier names: a workspace file, something outside it, or nothing lspgate can tell. */
 export type Resolution =
@@ -26,17 +36,9 @@ const SOURCE_FOR: Record<string, string[]> = {
   ".mjs": [".mts", ".d.mts"],
   ".cjs": [".cts", ".d.cts"],
 };
-const PROJECT_CONFIGS = ["tsconfig.json", "jsconfig.json"];
-const MAX_CONFIG_BYTES = 1024 * 1024;
 const MAX_PACKAGES = 500;
+const MANIFEST = /\/(?:package\.json|deno\.jsonc?)$/;
 const BUILTINS = new Set(builtinModules);
-
-interface ModuleMap {
-  /** Absolute folder a non-relative name is looked up in (`baseUrl`). */
-  baseUrl?: string;
-  /** `paths` patterns and their absolute targets. */
-  paths?: [string, string[]][];
-}
 
 interface Package {
   dir: string;
@@ -49,8 +51,8 @@ export class ImportResolver {
   readonly #files: ReadonlySet<string>;
   readonly #root: string;
   #folders?: Set<string>;
-  readonly #maps = new Map<string, Promise<ModuleMap | undefined>>();
-  readonly #json = new Map<string, Promise<Record<string, unknown> | undefined>>();
+  readonly #maps: ModuleMaps;
+  readonly #readJson: ReadJson;
   readonly #installed = new Map<string, Promise<boolean>>();
   #packages?: Promise<Map<string, Package>>;
   #pythonRoots?: Promise<string[]>;
@@ -65,6 +67,8 @@ export class ImportResolver {
     this.#workspace = workspace;
     this.#files = files;
     this.#root = root;
+    this.#readJson = jsonReader(workspace);
+    this.#maps = new ModuleMaps(workspace, this.#readJson);
   }
 
   /** What a JavaScript/TypeScript file's non-relative specifier names. */
@@ -72,9 +76,9 @@ export class ImportResolver {
     if (/^[a-z][a-z0-9+.-]+:/i.test(specifier) || BUILTINS.has(specifier)) {
       return { kind: "outside" };
     }
-    const map = await this.#moduleMap(dirname(importer));
+    const map = await this.#maps.forFolder(dirname(importer));
     const bases: string[] = [];
-    for (const [pattern, targets] of map?.paths ?? []) {
+    for (const [pattern, targets] of map.paths) {
       const star = pattern.indexOf("*");
       const [pre, post] = star < 0
         ? [pattern, ""]
@@ -87,8 +91,10 @@ export class ImportResolver {
       const captured = specifier.slice(pre.length, specifier.length - post.length);
       bases.push(...targets.map((t) => t.replace("*", captured)));
     }
-    if (map?.baseUrl) bases.push(join(map.baseUrl, specifier));
+    bases.push(...map.baseUrls.map((url) => join(url, specifier)));
     for (const base of bases) {
+      // Mapped to a package or a URL (Deno's `npm:`, `jsr:`): no workspace file.
+      if (notAPath(base)) return { kind: "outside" };
       const file = this.scriptFile(base);
       if (file) return { kind: "file", path: file };
     }
@@ -225,77 +231,6 @@ export class ImportResolver {
     return known;
   }
 
-  /** The baseUrl and paths in force for files in `folder`: its nearest tsconfig/jsconfig's. */
-  #moduleMap(folder: string): Promise<ModuleMap | undefined> {
-    let map = this.#maps.get(folder);
-    if (!map) {
-      map = (async () => {
-        for (const name of PROJECT_CONFIGS) {
-          const path = join(folder, name);
-          const config = await this.#readJson(path);
-          if (config) return await this.#compilerMap(path, config, new Set([path]));
-        }
-        const up = dirname(folder);
-        if (folder === this.#workspace.path || up === folder || !this.#workspace.isInside(up)) {
-          return undefined;
-        }
-        return await this.#moduleMap(up);
-      })();
-      this.#maps.set(folder, map);
-    }
-    return map;
-  }
-
-  /** A config's baseUrl and paths, its own over those of the configs it extends. */
-  async #compilerMap(
-    path: string,
-    config: Record<string, unknown>,
-    seen: Set<string>,
-  ): Promise<ModuleMap> {
-    let merged: ModuleMap = {};
-    const bases = typeof config.extends === "string" ? [config.extends] : strings(config.extends);
-    for (const base of bases ?? []) {
-      const basePath = await this.#extendsPath(dirname(path), base);
-      if (!basePath || seen.has(basePath)) continue;
-      seen.add(basePath);
-      const baseConfig = await this.#readJson(basePath);
-      if (baseConfig) {
-        merged = { ...merged, ...await this.#compilerMap(basePath, baseConfig, seen) };
-      }
-    }
-    const options = config.compilerOptions as Record<string, unknown> | undefined;
-    const folder = dirname(path);
-    if (typeof options?.baseUrl === "string") merged.baseUrl = join(folder, options.baseUrl);
-    const paths = options?.paths;
-    if (paths && typeof paths === "object" && !Array.isArray(paths)) {
-      // Targets are relative to baseUrl when there is one, else to the config that has them.
-      const from = merged.baseUrl ?? folder;
-      merged.paths = Object.entries(paths).map((
-        [pattern, targets],
-      ) => [pattern, (strings(targets) ?? []).map((t) => join(from, t))]);
-    }
-    return merged;
-  }
-
-  /** The file an `extends` names: a path from the config's folder, or a package in node_modules. */
-  async #extendsPath(folder: string, base: string): Promise<string | undefined> {
-    const tries = (path: string) => [path, `${path}.json`, join(path, "tsconfig.json")];
-    if (base.startsWith(".") || base.startsWith("/")) {
-      return tries(join(folder, base)).find((p) => this.#files.has(p)) ??
-        (await this.#firstReadable(tries(join(folder, base))));
-    }
-    for (let dir = folder;; dir = dirname(dir)) {
-      const found = await this.#firstReadable(tries(join(dir, "node_modules", base)));
-      if (found) return found;
-      if (dir === this.#workspace.path || !this.#workspace.isInside(dirname(dir))) return undefined;
-    }
-  }
-
-  async #firstReadable(paths: string[]): Promise<string | undefined> {
-    for (const path of paths) if (await this.#readJson(path)) return path;
-    return undefined;
-  }
-
   /** The workspace package (outside node_modules) whose name `specifier` starts with. */
   async #workspacePackage(specifier: string): Promise<{ name: string; pkg: Package } | undefined> {
     const packages = await (this.#packages ??= this.#readPackages());
@@ -316,8 +251,8 @@ export class ImportResolver {
 
   async #readPackages(): Promise<Map<string, Package>> {
     const packages = new Map<string, Package>();
-    const manifests = [...this.#files].filter((p) => p.endsWith("/package.json"))
-      .slice(0, MAX_PACKAGES);
+    // A Deno workspace's members are named packages too (deno.json `name` and `exports`).
+    const manifests = [...this.#files].filter((p) => MANIFEST.test(p)).slice(0, MAX_PACKAGES);
     for (const path of manifests) {
       const json = await this.#readJson(path);
       if (typeof json?.name === "string" && !packages.has(json.name)) {
@@ -327,71 +262,7 @@ export class ImportResolver {
     return packages;
   }
 
-  #readJson(path: string): Promise<Record<string, unknown> | undefined> {
-    let read = this.#json.get(path);
-    if (!read) {
-      read = this.#read(path).then((text) => {
-        if (text === undefined) return undefined;
-        const value: unknown = parse(text, [], { allowTrailingComma: true });
-        return value && typeof value === "object" && !Array.isArray(value)
-          ? value as Record<string, unknown>
-          : undefined;
-      });
-      this.#json.set(path, read);
-    }
-    return read;
+  #read(path: string): Promise<string | undefined> {
+    return readInside(this.#workspace, path);
   }
-
-  /** A file's text, read only when it lies inside the workspace (links followed); else undefined. */
-  async #read(path: string): Promise<string | undefined> {
-    try {
-      const real: WorkspacePath = await this.#workspace.resolve(path);
-      return await this.#workspace.readText(real, { maxBytes: MAX_CONFIG_BYTES });
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-/**
- * The targets a package.json `exports` (or `imports`) field gives `subpath` (`.`, `./x`, `#x`),
- * every condition's; undefined when there is no such field, [] when it does not export it.
- */
-export function packageTargets(field: unknown, subpath: string): string[] | undefined {
-  if (field === undefined || field === null) return undefined;
-  const conditions = typeof field !== "object" || Array.isArray(field) ||
-    !Object.keys(field).some((k) => k.startsWith(".") || k.startsWith("#"));
-  const map = (conditions ? { ".": field } : field) as Record<string, unknown>;
-  if (subpath in map) return leaves(map[subpath]);
-  for (const [key, value] of Object.entries(map)) {
-    const star = key.indexOf("*");
-    if (star < 0) continue;
-    const [pre, post] = [key.slice(0, star), key.slice(star + 1)];
-    if (
-      subpath.startsWith(pre) && subpath.endsWith(post) &&
-      subpath.length >= pre.length + post.length
-    ) {
-      const captured = subpath.slice(pre.length, subpath.length - post.length);
-      return leaves(value).map((t) => t.replaceAll("*", captured));
-    }
-  }
-  return [];
-}
-
-function leaves(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(leaves);
-  if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
-  return [];
-}
-
-function mainFields(json: Record<string, unknown>): string[] {
-  const named = ["types", "typings", "module", "main"].map((k) => json[k])
-    .filter((v): v is string => typeof v === "string");
-  return [...named, "index"];
-}
-
-function strings(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.filter((item): item is string => typeof item === "string");
 }

@@ -116,6 +116,48 @@ const CASES: Case[] = [
     error: { file: "test/c.ts", line: 3, code: 2322 },
   },
   {
+    name: "a solution-style tsconfig whose referenced project maps @/*",
+    files: {
+      "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "./tsconfig.app.json" }] }),
+      "tsconfig.app.json": JSON.stringify({
+        compilerOptions: { ...OPTIONS, composite: true, paths: { "@/*": ["./src/*"] } },
+        include: ["src"],
+      }),
+      "src/util/a.ts": A_BEFORE,
+      "src/main.ts": USE("@/util/a"),
+    },
+    changed: "src/util/a.ts",
+    proposed: A_AFTER,
+    importers: ["src/main.ts"],
+    error: { file: "src/main.ts", line: 3, code: 2322 },
+  },
+  {
+    name: "deno lsp, a deno.json import map",
+    files: {
+      "deno.json": JSON.stringify({ imports: { "alpha": "./lib/a.ts" } }),
+      "lib/a.ts": A_BEFORE,
+      "app/c.ts": USE("alpha"),
+    },
+    changed: "lib/a.ts",
+    proposed: A_AFTER,
+    importers: ["app/c.ts"],
+    error: { file: "app/c.ts", line: 3, code: 2322 },
+  },
+  {
+    name: "pyright, a package under an extraPaths folder",
+    files: {
+      "pyproject.toml": '[project]\nname = "bare"\nversion = "0.1.0"\n\n' +
+        '[tool.pyright]\nextraPaths = ["lib"]\n',
+      "lib/mypkg/__init__.py": "",
+      "lib/mypkg/a.py": "def f() -> int:\n    return 1\n",
+      "c.py": "from mypkg.a import f\n\nn: int = f()\n",
+    },
+    changed: "lib/mypkg/a.py",
+    proposed: 'def f() -> str:\n    return "one"\n',
+    importers: ["c.py"],
+    error: { file: "c.py", line: 3, code: "reportAssignmentType" },
+  },
+  {
     name: "pyright, a src layout imported absolutely over several lines",
     files: {
       "pyproject.toml": '[project]\nname = "bare"\nversion = "0.1.0"\n',
@@ -160,4 +202,21 @@ Deno.test("what-if with a bare import lspgate cannot resolve that may name the f
   assert.match(text, /could not resolve "a" \(src\/c\.ts\)/, text);
   // Looked at all the same, as a possible importer.
   assert.deepEqual(w.importers, ["src/c.ts"], text);
+});
+
+Deno.test("what-if with a Python import lspgate cannot resolve that may name the file: complete is false", async () => {
+  // lib/ is on no search path lspgate knows (nor pyright's): mypkg.a may still be lib/mypkg/a.py.
+  const { whatIf: w, text } = await whatIf(
+    {
+      "pyproject.toml": '[project]\nname = "bare"\nversion = "0.1.0"\n',
+      "lib/mypkg/__init__.py": "",
+      "lib/mypkg/a.py": "def f() -> int:\n    return 1\n",
+      "c.py": "import os\nfrom mypkg.a import f\n\nn: int = f()\n",
+    },
+    "lib/mypkg/a.py",
+    'def f() -> str:\n    return "one"\n',
+  );
+  assert.equal(w.complete, false, text);
+  assert.deepEqual(w.unresolved, [{ file: "c.py", specifier: "mypkg.a" }], text);
+  assert.match(text, /could not resolve "mypkg\.a" \(c\.py\)/, text);
 });
