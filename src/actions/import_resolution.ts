@@ -57,7 +57,10 @@ export class ImportResolver {
   #packages?: Promise<Map<string, Package>>;
   #pythonRoots?: Promise<string[]>;
 
-  /** `files`: every file under `root` (the server's root), real paths; `ambient`: declared modules. */
+  /**
+   * `files`: every file of the workspace, real paths; `root`: the changed file's project root;
+   * `ambient`: the modules the project declares.
+   */
   constructor(
     workspace: WorkspaceRoot,
     files: ReadonlySet<string>,
@@ -182,7 +185,7 @@ export class ImportResolver {
     if (!this.#folders) {
       this.#folders = new Set();
       for (const file of this.#files) {
-        for (let d = dirname(file); d.length > this.#root.length; d = dirname(d)) {
+        for (let d = dirname(file); d.length > this.#workspace.path.length; d = dirname(d)) {
           if (this.#folders.has(d)) break;
           this.#folders.add(d);
         }
@@ -194,7 +197,10 @@ export class ImportResolver {
   /** The server's root, its `src/`, and the `extraPaths` of pyrightconfig.json or pyproject.toml. */
   #pythonRootsOf(): Promise<string[]> {
     this.#pythonRoots ??= (async () => {
+      const top = this.#workspace.path;
       const roots = [this.#root, join(this.#root, "src")];
+      // The workspace's own root too, when the changed file's project is a folder inside it.
+      if (top !== this.#root) roots.push(top, join(top, "src"));
       const config = await this.#readJson(join(this.#root, "pyrightconfig.json"));
       let extra = strings(config?.extraPaths) ?? [];
       const toml = join(this.#root, "pyproject.toml");

@@ -38,6 +38,8 @@ export interface ImporterSearch {
   importers: WorkspacePath[];
   /** Importers found beyond MAX_IMPORTERS, workspace-relative: not checked. */
   unchecked: string[];
+  /** Importers in another project (another server's root), workspace-relative: not checked. */
+  elsewhere?: string[];
   /** Why some files were not looked at, if any were not (too many files to read). */
   incomplete?: string;
   /**
@@ -61,9 +63,8 @@ export async function findImporters(
   const pick = await context.manager.pick(path);
   if (!pick || !moduleName(path)) return none;
   const extensions = new Set(Object.keys(pick.adapter.languages));
-  const root = context.workspace.relative(pick.root);
-  const pattern = root === "." || root === "" ? "**/*" : `${root}/**/*`;
-  const found = await context.workspace.glob(pattern, { limit: 20_000 }).catch(() => undefined);
+  // The whole workspace: in a monorepo a package's importers live in its sibling projects.
+  const found = await context.workspace.glob("**/*", { limit: 20_000 }).catch(() => undefined);
   if (!found) return { ...none, incomplete: "the workspace could not be listed" };
   const folder = path.slice(0, path.lastIndexOf("/"));
   const all = found.paths
@@ -117,10 +118,20 @@ export async function findImporters(
     }
     queue = next;
   }
+  // An importer another server serves (another project's root) would read the changed file from
+  // the disk, not the proposed text: it cannot be checked by this what-if, only named.
+  const served: WorkspacePath[] = [];
+  const elsewhere: string[] = [];
+  for (const importer of ordered) {
+    const its = await context.manager.pick(importer);
+    if (its?.adapter.id === pick.adapter.id && its.root === pick.root) served.push(importer);
+    else elsewhere.push(context.workspace.relative(importer));
+  }
   const left = all.length - candidates.length;
   return {
-    importers: ordered.slice(0, MAX_IMPORTERS),
-    unchecked: ordered.slice(MAX_IMPORTERS).map((p) => context.workspace.relative(p)),
+    importers: served.slice(0, MAX_IMPORTERS),
+    unchecked: served.slice(MAX_IMPORTERS).map((p) => context.workspace.relative(p)),
+    ...(elsewhere.length ? { elsewhere } : {}),
     ...(left > 0 || found.truncated
       ? { incomplete: `${left > 0 ? left : "some"} files farther away were not read` }
       : {}),

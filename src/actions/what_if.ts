@@ -110,6 +110,13 @@ function render(
   if (search.incomplete) {
     parts.push(`Not every file was searched for importers: ${search.incomplete}.`);
   }
+  const elsewhere = search.elsewhere ?? [];
+  if (elsewhere.length) {
+    parts.push(
+      `Not checked (in another project, whose server reads ${rel} from the disk, not the ` +
+        `proposed text): ${elsewhere.join(", ")}; ask about them after writing the change.`,
+    );
+  }
   const unresolved = search.unresolved ?? [];
   if (unresolved.length) {
     const named = unresolved.slice(0, 10).map((u) => `"${u.specifier}" (${u.file})`);
@@ -120,7 +127,7 @@ function render(
     );
   }
   const complete = changes.unknown.length === 0 && search.unchecked.length === 0 &&
-    search.incomplete === undefined && unresolved.length === 0;
+    search.incomplete === undefined && unresolved.length === 0 && elsewhere.length === 0;
   const files = outcomes.map((o) => o.after);
   return {
     text: boundText(parts.join("\n")).text,
@@ -139,6 +146,7 @@ function render(
         ...(search.unchecked.length ? { unchecked: search.unchecked } : {}),
         ...(search.incomplete ? { incomplete: search.incomplete } : {}),
         ...(unresolved.length ? { unresolved } : {}),
+        ...(elsewhere.length ? { elsewhere } : {}),
       },
     },
   };

@@ -11,6 +11,7 @@ interface WhatIf {
   importers: string[];
   complete: boolean;
   unresolved?: { file: string; specifier: string }[];
+  elsewhere?: string[];
 }
 
 const OPTIONS = {
@@ -219,4 +220,31 @@ Deno.test("what-if with a Python import lspgate cannot resolve that may name the
   assert.equal(w.complete, false, text);
   assert.deepEqual(w.unresolved, [{ file: "c.py", specifier: "mypkg.a" }], text);
   assert.match(text, /could not resolve "mypkg\.a" \(c\.py\)/, text);
+});
+
+Deno.test("what-if with an importer in another project of the workspace: complete is false and names it", async () => {
+  // packages/app is its own project (its own server): it would read a.ts from the disk, not the
+  // proposed text, so the what-if cannot check it and must not call itself complete.
+  const tsconfig = JSON.stringify({ compilerOptions: OPTIONS, include: ["src"] });
+  const { whatIf: w, text } = await whatIf(
+    {
+      "packages/lib/package.json": JSON.stringify({
+        name: "@demo/lib",
+        type: "module",
+        exports: "./src/index.ts",
+      }),
+      "packages/lib/tsconfig.json": tsconfig,
+      "packages/lib/src/a.ts": A_BEFORE,
+      "packages/lib/src/index.ts": 'export * from "./a.ts";\n',
+      "packages/app/package.json": JSON.stringify({ name: "app", type: "module" }),
+      "packages/app/tsconfig.json": tsconfig,
+      "packages/app/src/c.ts": USE("@demo/lib"),
+    },
+    "packages/lib/src/a.ts",
+    A_AFTER,
+  );
+  assert.deepEqual(w.importers, ["packages/lib/src/index.ts"], text);
+  assert.deepEqual(w.elsewhere, ["packages/app/src/c.ts"], text);
+  assert.equal(w.complete, false, text);
+  assert.match(text, /Not checked \(in another project, .*\): packages\/app\/src\/c\.ts;/, text);
 });
