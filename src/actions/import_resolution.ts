@@ -119,7 +119,7 @@ export class ImportResolver {
     return { kind: "unresolved" };
   }
 
-  /** Whether `specifier`'s package is installed in a node_modules above `importer` (in the root). */
+  /** Whether `specifier`'s package is in a node_modules above `importer` (inside the root). */
   installed(importer: string, specifier: string): Promise<boolean> {
     const parts = specifier.split("/");
     const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
@@ -194,7 +194,7 @@ export class ImportResolver {
     return this.#folders.has(path);
   }
 
-  /** The server's root, its `src/`, and the `extraPaths` of pyrightconfig.json or pyproject.toml. */
+  /** The project root, its `src/`, and `extraPaths` (pyrightconfig.json or pyproject.toml). */
   #pythonRootsOf(): Promise<string[]> {
     this.#pythonRoots ??= (async () => {
       const top = this.#workspace.path;

@@ -1,8 +1,9 @@
 // The files a what-if checks beside the changed file: those that import it, and, through a file
 // that re-exports it (a barrel index.ts, a package's __init__.py), those that import that file
 // (issue 17: a change that broke a file importing it through src/index.ts answered "0 new
-// diagnostics" and complete: true). Found by reading import statements; the server decides what
-// each file really depends on.
+// diagnostics" and complete: true). Found by reading import statements, their names resolved as
+// the project resolves them (import_resolution.ts); the server decides what each file really
+// depends on.
 import { dirname, join } from "node:path";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import { ImportResolver } from "./import_resolution.ts";
@@ -21,7 +22,6 @@ const FOLDER_MODULES = new Set(["__init__", "index", "mod"]);
 const IMPORT_WORD = /\b(import|from|require|include|use|mod|load|source)\b/;
 /** JavaScript and TypeScript: their relative imports are resolved, not guessed. */
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
-/** An import or export statement with a module specifier, over lines; `import("x")`, `require`. */
 /** Python imports: `from m import (a,\n b)`, `import m.n as x, y`, continued lines kept. */
 const PY_FROM =
   /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n#;\\]|\\\r?\n)*)/gm;
@@ -29,6 +29,7 @@ const PY_IMPORT = /^[ \t]*import[ \t]+((?:[^\n#;\\]|\\\r?\n)*)/gm;
 const PYTHON = /\.pyi?$/i;
 /** A `declare module "x"`: a module the project declares, so not a file to find. */
 const AMBIENT_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
+/** An import or export statement with a module specifier, over lines; `import("x")`, `require`. */
 const STATEMENT =
   /(?:^|[;}\n])\s*(import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"'\n]+)["']|(?:^|[;\n])\s*import\s*["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 
@@ -50,10 +51,10 @@ export interface ImporterSearch {
 }
 
 /**
- * Files served by the same language server as `path` that import it, directly or through files
- * that re-export it, transitively: nearest folders first, bounded (MAX_IMPORTERS checked, the
- * rest named in `unchecked`). A bare import lspgate cannot resolve that may name one of them
- * makes its file a possible importer, named in `unresolved`.
+ * Files of `path`'s language that import it, directly or through files that re-export it,
+ * transitively: nearest folders first, bounded (MAX_IMPORTERS of its own server's checked, the
+ * rest named in `unchecked`, another project's in `elsewhere`). A bare import lspgate cannot
+ * resolve that may name one of them makes its file a possible importer, named in `unresolved`.
  */
 export async function findImporters(
   context: ActionContext,

@@ -67,7 +67,7 @@ export class ModuleMaps {
     this.#read = read;
   }
 
-  /** The map for files in `folder`: its nearest tsconfig/jsconfig's, then every deno.json's above. */
+  /** The map for files in `folder`: its nearest tsconfig/jsconfig's, then each deno.json above. */
   forFolder(folder: string): Promise<ModuleMap> {
     return this.#walk(folder, true);
   }

@@ -123,7 +123,7 @@ function render(
     const more = unresolved.length > 10 ? ` and ${unresolved.length - 10} more` : "";
     parts.push(
       `Maybe not every importer was found: lspgate could not resolve ${named.join(", ")}${more}, ` +
-        `which may name ${rel} or a file passing it on; checked as possible importers.`,
+        `which may name ${rel} or a file passing it on; their files count as possible importers.`,
     );
   }
   const complete = changes.unknown.length === 0 && search.unchecked.length === 0 &&
