@@ -7,6 +7,7 @@
 import { dirname, join } from "node:path";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import { ImportResolver } from "./import_resolution.ts";
+import { pythonImports, scriptImports } from "./import_statements.ts";
 import type { ActionContext } from "./types.ts";
 
 /** Most importers a what-if checks besides the file itself. */
@@ -22,16 +23,9 @@ const FOLDER_MODULES = new Set(["__init__", "index", "mod"]);
 const IMPORT_WORD = /\b(import|from|require|include|use|mod|load|source)\b/;
 /** JavaScript and TypeScript: their relative imports are resolved, not guessed. */
 const SCRIPT = /\.(?:[cm]?[jt]sx?)$/i;
-/** Python imports: `from m import (a,\n b)`, `import m.n as x, y`, continued lines kept. */
-const PY_FROM =
-  /^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|(?:[^\n#;\\]|\\\r?\n)*)/gm;
-const PY_IMPORT = /^[ \t]*import[ \t]+((?:[^\n#;\\]|\\\r?\n)*)/gm;
 const PYTHON = /\.pyi?$/i;
 /** A `declare module "x"`: a module the project declares, so not a file to find. */
 const AMBIENT_MODULE = /\bdeclare\s+module\s+["']([^"'\n]+)["']/g;
-/** An import or export statement with a module specifier, over lines; `import("x")`, `require`. */
-const STATEMENT =
-  /(?:^|[;}\n])\s*(import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"'\n]+)["']|(?:^|[;\n])\s*import\s*["']([^"'\n]+)["']|\b(?:import|require)\s*\(\s*["']([^"'\n]+)["']\s*\)/g;
 
 /** The files to check beside a changed file, and what the search could not cover. */
 export interface ImporterSearch {
@@ -179,9 +173,8 @@ async function importRefs(
 ): Promise<ImportRef[] | undefined> {
   if (SCRIPT.test(importer)) {
     const refs: ImportRef[] = [];
-    for (const m of text.matchAll(STATEMENT)) {
-      const specifier = m[2] ?? m[3] ?? m[4];
-      const ref = { specifier, exported: m[1] === "export", relative: false, files: [] };
+    for (const { specifier, exported } of scriptImports(text)) {
+      const ref = { specifier, exported, relative: false, files: [] };
       if (specifier.startsWith(".")) {
         refs.push({ ...ref, relative: true });
         continue;
@@ -200,12 +193,12 @@ async function importRefs(
   }
   if (!PYTHON.test(importer)) return undefined;
   const refs: ImportRef[] = [];
-  for (const { module, names } of pythonImports(text)) {
+  for (const { module, names, exported } of pythonImports(text)) {
     const found = await resolver.python(importer, module, names);
     const unresolved = !found.found && !module.startsWith(".");
     refs.push({
       specifier: module,
-      exported: false,
+      exported,
       relative: false,
       files: found.files,
       ...(unresolved
@@ -255,24 +248,11 @@ function mayName(ref: { names: string[]; within?: string }, target: string): boo
   return ref.names.some((name) => called.has(name));
 }
 
-/** A Python file's imports: `from m import a, b` (names kept) and `import m.n as x, y`. */
-export function pythonImports(text: string): { module: string; names: string[] }[] {
-  const found: { module: string; names: string[] }[] = [];
-  const unwrap = (list: string) =>
-    list.replace(/[()\\\r\n]/g, " ").split(",").map((part) => part.trim().split(/\s+/)[0]).filter((
-      part,
-    ) => /^[\w.]+$/.test(part));
-  for (const m of text.matchAll(PY_FROM)) found.push({ module: m[1], names: unwrap(m[2]) });
-  for (const m of text.matchAll(PY_IMPORT)) {
-    for (const module of unwrap(m[1])) found.push({ module, names: [] });
-  }
-  return found;
-}
-
 /**
  * Whether `importer` (its text) uses `target`: "reexports" when what it imports from it is passed
- * on (an `export … from` statement; any import of a folder module such as __init__.py or mod.rs,
- * which stands for its package), "imports" for a plain import, undefined for none.
+ * on (an `export … from` statement, an import whose binding it exports; any import of a folder
+ * module such as __init__.py or mod.rs, which stands for its package), "imports" for a plain
+ * import, undefined for none.
  */
 export function uses(
   importer: string,
@@ -282,10 +262,9 @@ export function uses(
   const folderModule = FOLDER_MODULES.has(stemOf(importer));
   if (SCRIPT.test(importer) && SCRIPT.test(target)) {
     let use: "imports" | "reexports" | undefined;
-    for (const m of text.matchAll(STATEMENT)) {
-      const specifier = m[2] ?? m[3] ?? m[4];
+    for (const { specifier, exported } of scriptImports(text)) {
       if (!names(importer, specifier, target)) continue;
-      if (m[1] === "export" || folderModule) return "reexports";
+      if (exported || folderModule) return "reexports";
       use = "imports";
     }
     return use;
@@ -303,8 +282,7 @@ export function uses(
 /** The paths (absolute, as written, extension kept if given) a script's relative imports name. */
 export function relativeImports(importer: string, text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(STATEMENT)) {
-    const specifier = m[2] ?? m[3] ?? m[4];
+  for (const { specifier } of scriptImports(text)) {
     if (specifier.startsWith(".")) found.push(join(dirname(importer), specifier));
   }
   return found;

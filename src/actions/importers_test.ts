@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
-import { pythonImports, uses } from "./importers.ts";
+import { uses } from "./importers.ts";
 
 Deno.test("uses() tells a re-export from an import, resolving relative script imports", () => {
   const a = "/w/src/a.ts";
   assert.equal(uses("/w/src/index.ts", 'export * from "./a.ts";\n', a), "reexports");
   assert.equal(uses("/w/src/index.ts", "export {\n  f,\n} from './a.js';\n", a), "reexports");
+  // Imported, then exported in a statement of its own.
+  assert.equal(
+    uses("/w/src/b.ts", 'import { f as g } from "./a";\nexport { g };\n', a),
+    "reexports",
+  );
+  assert.equal(uses("/w/src/b.ts", 'import f from "./a";\nexport default f;\n', a), "reexports");
+  assert.equal(uses("/w/src/b.ts", 'import { f } from "./a";\nexport { h };\n', a), "imports");
   assert.equal(uses("/w/src/b.ts", 'import { f } from "./a";\n', a), "imports");
   assert.equal(uses("/w/src/b.ts", 'import { f } from "./ab";\n', a), undefined);
   assert.equal(uses("/w/lib/b.ts", 'import { f } from "./a";\n', a), undefined);
@@ -19,16 +26,4 @@ Deno.test("uses() tells a re-export from an import, resolving relative script im
   // Python: a package's __init__ stands for the package, so what it imports it passes on.
   assert.equal(uses("/w/pkg/__init__.py", "from .a import f\n", "/w/pkg/a.py"), "reexports");
   assert.equal(uses("/w/c.py", "from pkg import f\n", "/w/pkg/__init__.py"), "imports");
-});
-
-Deno.test("pythonImports() reads from-imports over parentheses and continued lines, and import lists", () => {
-  const text = "from pkg import (\n    a,\n    b as bee,\n)\nfrom .c import d \\\n  , e\n" +
-    "import os.path as p, sys  # two\n    from x.y import *\n";
-  assert.deepEqual(pythonImports(text), [
-    { module: "pkg", names: ["a", "b"] },
-    { module: ".c", names: ["d", "e"] },
-    { module: "x.y", names: [] },
-    { module: "os.path", names: [] },
-    { module: "sys", names: [] },
-  ]);
 });
