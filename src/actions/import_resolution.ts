@@ -76,9 +76,7 @@ export class ImportResolver {
 
   /** What a JavaScript/TypeScript file's non-relative specifier names. */
   async script(importer: string, specifier: string): Promise<Resolution> {
-    if (/^[a-z][a-z0-9+.-]+:/i.test(specifier) || BUILTINS.has(specifier)) {
-      return { kind: "outside" };
-    }
+    if (/^[a-z][a-z0-9+.-]+:/i.test(specifier)) return { kind: "outside" };
     const map = await this.#maps.forFolder(dirname(importer));
     const bases: string[] = [];
     for (const [pattern, targets] of map.paths) {
@@ -115,7 +113,8 @@ export class ImportResolver {
       }
       return { kind: "unresolved", within: own.pkg.dir };
     }
-    if (this.ambient.has(specifier)) return { kind: "outside" };
+    // A project file mapped by the name wins over a Node built-in's declaration (src/path.ts).
+    if (this.ambient.has(specifier) || BUILTINS.has(specifier)) return { kind: "outside" };
     return { kind: "unresolved" };
   }
 
@@ -259,8 +258,9 @@ export class ImportResolver {
     const packages = new Map<string, Package>();
     // A Deno workspace's members are named packages too (deno.json `name` and `exports`).
     const manifests = [...this.#files].filter((p) => MANIFEST.test(p)).slice(0, MAX_PACKAGES);
-    for (const path of manifests) {
-      const json = await this.#readJson(path);
+    const read = await Promise.all(manifests.map((path) => this.#readJson(path)));
+    for (const [i, path] of manifests.entries()) {
+      const json = read[i];
       if (typeof json?.name === "string" && !packages.has(json.name)) {
         packages.set(json.name, { dir: dirname(path), json });
       }
