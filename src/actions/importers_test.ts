@@ -5,6 +5,13 @@ Deno.test("uses() tells a re-export from an import, resolving relative script im
   const a = "/w/src/a.ts";
   assert.equal(uses("/w/src/index.ts", 'export * from "./a.ts";\n', a), "reexports");
   assert.equal(uses("/w/src/index.ts", "export {\n  f,\n} from './a.js';\n", a), "reexports");
+  // Imported, then exported in a statement of its own.
+  assert.equal(
+    uses("/w/src/b.ts", 'import { f as g } from "./a";\nexport { g };\n', a),
+    "reexports",
+  );
+  assert.equal(uses("/w/src/b.ts", 'import f from "./a";\nexport default f;\n', a), "reexports");
+  assert.equal(uses("/w/src/b.ts", 'import { f } from "./a";\nexport { h };\n', a), "imports");
   assert.equal(uses("/w/src/b.ts", 'import { f } from "./a";\n', a), "imports");
   assert.equal(uses("/w/src/b.ts", 'import { f } from "./ab";\n', a), undefined);
   assert.equal(uses("/w/lib/b.ts", 'import { f } from "./a";\n', a), undefined);

@@ -110,8 +110,24 @@ function render(
   if (search.incomplete) {
     parts.push(`Not every file was searched for importers: ${search.incomplete}.`);
   }
+  const elsewhere = search.elsewhere ?? [];
+  if (elsewhere.length) {
+    parts.push(
+      `Not checked (in another project, whose server reads ${rel} from the disk, not the ` +
+        `proposed text): ${elsewhere.join(", ")}; ask about them after writing the change.`,
+    );
+  }
+  const unresolved = search.unresolved ?? [];
+  if (unresolved.length) {
+    const named = unresolved.slice(0, 10).map((u) => `"${u.specifier}" (${u.file})`);
+    const more = unresolved.length > 10 ? ` and ${unresolved.length - 10} more` : "";
+    parts.push(
+      `Maybe not every importer was found: lspgate could not resolve ${named.join(", ")}${more}, ` +
+        `which may name ${rel} or a file passing it on; their files count as possible importers.`,
+    );
+  }
   const complete = changes.unknown.length === 0 && search.unchecked.length === 0 &&
-    search.incomplete === undefined;
+    search.incomplete === undefined && unresolved.length === 0 && elsewhere.length === 0;
   const files = outcomes.map((o) => o.after);
   return {
     text: boundText(parts.join("\n")).text,
@@ -129,6 +145,8 @@ function render(
         ...(changes.unknown.length ? { unknown: changes.unknown } : {}),
         ...(search.unchecked.length ? { unchecked: search.unchecked } : {}),
         ...(search.incomplete ? { incomplete: search.incomplete } : {}),
+        ...(unresolved.length ? { unresolved } : {}),
+        ...(elsewhere.length ? { elsewhere } : {}),
       },
     },
   };

@@ -1,5 +1,6 @@
 // What-if through a re-exporting file (issue 17): a change to src/a.ts that breaks src/c.ts, which
-// imports it only through the barrel src/index.ts (or pkg/__init__.py), lists c's new error; and
+// imports it only through the barrel src/index.ts (or pkg/__init__.py, or a file that exports what
+// it imported in a statement of its own or lists it in __all__), lists c's new error; and
 // where there are more importers than are checked, complete is false and the answer names them.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -67,6 +68,33 @@ const CASES: Case[] = [
     changed: "pkg/a.py",
     proposed: 'def f() -> str:\n    return "one"\n',
     through: ["pkg/__init__.py", "c.py"],
+    error: { file: "c.py", line: 3, code: "reportAssignmentType" },
+  },
+  {
+    name: "typescript-language-server, imported then exported in a statement of its own",
+    files: {
+      "tsconfig.json": TSCONFIG,
+      "src/a.ts": "export function f(): number {\n  return 1;\n}\n",
+      "src/b.ts": 'import { f } from "./a.ts";\n\nexport { f };\n',
+      "src/c.ts": 'import { f } from "./b.ts";\n\nexport const n: number = f();\n',
+    },
+    changed: "src/a.ts",
+    proposed: 'export function f(): string {\n  return "one";\n}\n',
+    through: ["src/b.ts", "src/c.ts"],
+    error: { file: "src/c.ts", line: 3, code: 2322 },
+  },
+  {
+    name: "pyright, a module listing what it imports in __all__",
+    files: {
+      "pyproject.toml": '[project]\nname = "barrel"\nversion = "0.1.0"\n',
+      "pkg/__init__.py": "",
+      "pkg/a.py": "def f() -> int:\n    return 1\n",
+      "pkg/b.py": "from pkg.a import f\n\n__all__ = ['f']\n",
+      "c.py": "from pkg.b import f\n\nn: int = f()\n",
+    },
+    changed: "pkg/a.py",
+    proposed: 'def f() -> str:\n    return "one"\n',
+    through: ["pkg/b.py", "c.py"],
     error: { file: "c.py", line: 3, code: "reportAssignmentType" },
   },
 ];
