@@ -4,7 +4,7 @@
 // `instance_of` (in src/attr/validators.py) answered "no match". The config is the project's own
 // choice, so it is kept; the answer says what it leaves out.
 import { join } from "node:path";
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../src/jsonc.ts";
 import { GlobMatcher } from "../src/permissions/glob.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 
@@ -63,7 +63,7 @@ async function readConfig(
 ): Promise<PyrightConfig | undefined> {
   const json = await context.readText(join(context.root, "pyrightconfig.json"));
   if (json !== undefined) {
-    const value: unknown = parse(json, [], { allowTrailingComma: true });
+    const value: unknown = await parseJsonc(json);
     if (typeof value !== "object" || value === null) return undefined;
     const { include, exclude } = value as Record<string, unknown>;
     return { source: "pyrightconfig.json's", include: strings(include), exclude: strings(exclude) };

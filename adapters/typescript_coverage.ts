@@ -6,7 +6,7 @@
 // server's `typescript.tsserverRequest`: every file of the project is then searched, as with a
 // tsconfig.json that includes them all.
 import { join } from "node:path";
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../src/jsonc.ts";
 import { configIncludes } from "../src/actions/config_includes.ts";
 import { relativeImports } from "../src/actions/importers.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
@@ -135,11 +135,11 @@ async function configured(
   name: string,
   text: string,
 ): Promise<CoverageAnswer> {
-  const config: unknown = parse(text, [], { allowTrailingComma: true });
+  const config: unknown = await parseJsonc(text);
   if (typeof config === "object" && config !== null && "references" in config) {
     return { partial: false };
   }
-  const includes = configIncludes(text);
+  const includes = await configIncludes(text);
   if (!includes) return { partial: false };
   const left = new Map<string, number>();
   const outside = (await context.files()).filter((file) =>

@@ -3,7 +3,7 @@
 // the user's own files are read (`--config FILE`, the plugins installed under ~/.claude), never
 // one inside a workspace: a repository does not choose what runs.
 import { isAbsolute, join, resolve } from "node:path";
-import { parse as parseJsonc } from "jsonc-parser";
+import { parseJsonc } from "./jsonc.ts";
 import { LspGateError } from "./errors.ts";
 import { claudeConfigDir } from "./config_source.ts";
 
@@ -222,7 +222,7 @@ function invalid(source: AgentConfigSource, key: string, message: string): LspGa
 
 async function readJson(path: string): Promise<unknown> {
   try {
-    return parseJsonc(await Deno.readTextFile(path), [], { allowTrailingComma: true });
+    return await parseJsonc(await Deno.readTextFile(path));
   } catch {
     return undefined;
   }

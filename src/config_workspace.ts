@@ -15,18 +15,8 @@ import {
   type Problem,
   unknownIdMessage,
 } from "./config_problems.ts";
-
-/** What a workspace's own `.lspgate.jsonc` may set: settings, never what runs. */
-export interface WorkspaceConfig {
-  file: string;
-  timeoutMs?: number;
-  startTimeoutMs?: number;
-  readyTimeoutMs?: number;
-  servers: Record<string, Pick<ServerConfig, "settings" | "initializationOptions">>;
-}
-
-/** The name of the config file a workspace may have at its root. */
-export const WORKSPACE_CONFIG = ".lspgate.jsonc";
+import type { WorkspaceConfig } from "./config_layering.ts";
+export { withWorkspaceConfig, WORKSPACE_CONFIG, type WorkspaceConfig } from "./config_layering.ts";
 
 const WORKSPACE_TOP_KEYS = new Set(["timeoutMs", "startTimeoutMs", "readyTimeoutMs", "servers"]);
 const WORKSPACE_SERVER_KEYS = new Set(["settings", "initializationOptions"]);
@@ -117,25 +107,6 @@ export function parseWorkspaceConfig(
     else return { file, ...parsed.data, servers: parsed.data.servers ?? {} };
   }
   throw configError(file, text, tree, problems);
-}
-
-/**
- * The user's config with a workspace config applied: its server settings layered under the
- * user's, its timeouts taken where longer (a big project may need more time; a repository cannot
- * shorten what the user chose).
- */
-export function withWorkspaceConfig(
-  config: LspGateConfig,
-  workspace: WorkspaceConfig | undefined,
-): LspGateConfig {
-  if (!workspace) return config;
-  const longer = (mine: number, theirs?: number) => Math.max(mine, theirs ?? 0);
-  return {
-    ...config,
-    timeoutMs: longer(config.timeoutMs, workspace.timeoutMs),
-    startTimeoutMs: longer(config.startTimeoutMs, workspace.startTimeoutMs),
-    readyTimeoutMs: longer(config.readyTimeoutMs, workspace.readyTimeoutMs),
-  };
 }
 
 /**

@@ -2,7 +2,7 @@
 // per project to load it, and tsserver loads a tsconfig's project only for a file that config
 // includes: rxjs's src/Rx.global.js (outside its tsconfig) gave an inferred project of one file,
 // and a workspace symbol search answered "no symbols" where there were hundreds.
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../jsonc.ts";
 import { GlobMatcher } from "../permissions/glob.ts";
 
 /** The configs tsserver reads for a folder's project, in the order it looks for them. */
@@ -16,8 +16,8 @@ export type IncludeCheck = (rel: string) => boolean;
  * `exclude`, a pattern without a wildcard or a dot in its last part naming a folder, as tsc reads
  * them. Undefined where the text cannot tell (not an object, or `include` left to `extends`).
  */
-export function configIncludes(text: string): IncludeCheck | undefined {
-  const config: unknown = parse(text, [], { allowTrailingComma: true });
+export async function configIncludes(text: string): Promise<IncludeCheck | undefined> {
+  const config: unknown = await parseJsonc(text);
   if (typeof config !== "object" || config === null || Array.isArray(config)) return undefined;
   const { files, include, exclude, extends: base } = config as Record<string, unknown>;
   const listed = strings(files);

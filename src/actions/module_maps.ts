@@ -3,7 +3,7 @@
 // projects it `references`), and Deno's import map (deno.json `imports`, or its `importMap` file).
 // Each config is read through the workspace boundary: one outside it is not read.
 import { dirname, join } from "node:path";
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../jsonc.ts";
 import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
 
 /** Where a folder's files look non-relative names up, absolute; tried in order. */
@@ -29,9 +29,9 @@ export function jsonReader(workspace: WorkspaceRoot): ReadJson {
   return (path) => {
     let known = read.get(path);
     if (!known) {
-      known = readInside(workspace, path).then((text) => {
+      known = readInside(workspace, path).then(async (text) => {
         if (text === undefined) return undefined;
-        const value: unknown = parse(text, [], { allowTrailingComma: true });
+        const value: unknown = await parseJsonc(text);
         return value && typeof value === "object" && !Array.isArray(value)
           ? value as Record<string, unknown>
           : undefined;

@@ -190,7 +190,7 @@ async function readIncludes(
       // Missing, unreadable or outside: tsserver would not use it either.
       continue;
     }
-    return configIncludes(text);
+    return await configIncludes(text);
   }
   return undefined;
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../jsonc.ts";
 import { join } from "node:path";
 import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
 import { walkTree } from "./tree_walk.ts";
@@ -79,7 +79,7 @@ async function namesPlugins(
   }
   // Leniently, as Deno reads it: a config it cannot parse names nothing it would load, but a
   // half-written one might; anything that mentions plugins counts.
-  const config = parse(text, [], { allowTrailingComma: true });
+  const config = await parseJsonc(text);
   const plugins = pluginsOf(config);
   if (Array.isArray(plugins)) return plugins.length > 0;
   return plugins !== undefined || (config === undefined && text.includes("plugins"));

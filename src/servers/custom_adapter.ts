@@ -1,14 +1,8 @@
 import { basename, extname } from "node:path";
 import type { Adapter } from "./adapter.ts";
 import { commandAdapter } from "./command_adapter.ts";
-import {
-  type LspGateConfig,
-  parseWorkspaceConfig,
-  type ServerConfig,
-  withWorkspaceConfig,
-  WORKSPACE_CONFIG,
-  type WorkspaceConfig,
-} from "../config.ts";
+import type { LspGateConfig, ServerConfig } from "../config_schema.ts";
+import { withWorkspaceConfig, WORKSPACE_CONFIG, type WorkspaceConfig } from "../config_layering.ts";
 import { LspGateError } from "../errors.ts";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
 import { mergeSettings } from "./manager.ts";
@@ -146,6 +140,8 @@ export async function readWorkspaceConfig(
     if (error instanceof LspGateError && error.code === "FILE_NOT_FOUND") return undefined;
     throw error;
   }
+  // Checked by zod's schemas and read by jsonc-parser, loaded only where there is such a file.
+  const { parseWorkspaceConfig } = await import("../config_workspace.ts");
   return parseWorkspaceConfig(text, `${workspace.path}/${WORKSPACE_CONFIG}`, knownServers);
 }
 

@@ -14,7 +14,7 @@
  */
 
 import { dirname, isAbsolute, join, relative } from "node:path";
-import { parse } from "jsonc-parser";
+import { parseJsonc } from "../jsonc.ts";
 import type { Adapter } from "./adapter.ts";
 import { MAX_WALKED_ENTRIES, walkTree } from "./tree_walk.ts";
 import { LspGateError } from "../errors.ts";
@@ -72,8 +72,8 @@ async function namesVuePlugins(root: string, path: string, seen: Set<string>): P
   const text = await readSmall(path);
   if (text === undefined) return false;
   // Leniently, as TypeScript reads it: a config it cannot parse but that mentions the key counts.
-  const config = parse(text, [], { allowTrailingComma: true });
-  if (config === undefined || typeof config !== "object") {
+  const config = await parseJsonc(text) as TsconfigFields | null | undefined;
+  if (config === undefined || config === null || typeof config !== "object") {
     return text.includes("vueCompilerOptions");
   }
   const plugins = config.vueCompilerOptions?.plugins;
@@ -88,6 +88,13 @@ async function namesVuePlugins(root: string, path: string, seen: Set<string>): P
     if (next === "unknown" || (next && await namesVuePlugins(root, next, seen))) return true;
   }
   return false;
+}
+
+/** The fields of a tsconfig read here, as loosely as TypeScript reads them. */
+interface TsconfigFields {
+  vueCompilerOptions?: { plugins?: unknown };
+  extends?: unknown;
+  references?: unknown;
 }
 
 /**
@@ -194,7 +201,7 @@ async function prettierRunsCode(path: string, name: string): Promise<boolean> {
     const text = await readSmall(path);
     if (text === undefined || !text.includes("prettier")) return false;
     if (name === "package.yaml") return /^prettier\s*:/m.test(text);
-    const prettier = parse(text, [], { allowTrailingComma: true })?.prettier;
+    const prettier = (await parseJsonc(text) as { prettier?: unknown } | undefined)?.prettier;
     return typeof prettier === "string" || JSON.stringify(prettier ?? "").includes("plugins");
   }
   return false;
@@ -222,7 +229,9 @@ async function mentions(dir: string, word: string, depth = 2): Promise<boolean> 
 
 async function tsconfigField(pkg: string): Promise<string | undefined> {
   const text = await readSmall(join(pkg, "package.json"));
-  const field = text === undefined ? undefined : parse(text)?.tsconfig;
+  const field = text === undefined
+    ? undefined
+    : (await parseJsonc(text) as { tsconfig?: unknown } | undefined)?.tsconfig;
   return typeof field === "string" ? field : undefined;
 }
 

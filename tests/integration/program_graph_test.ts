@@ -44,6 +44,19 @@ Deno.test("the program's entry loads no session, adapter, schema or npm package 
   assert.deepEqual(serving, [], "loaded by mod.ts's static imports");
 });
 
+Deno.test("serving in-process loads jsonc-parser and the config's schema only where a text needs them", async () => {
+  // jsonc-parser is CommonJS: loading it costs a cold start ~15 ms and ~5 MiB. A JSONC text
+  // (tsconfig with comments, a config file) loads it when it is read (src/jsonc.ts).
+  for (const entry of ["src/session.ts", "adapters/mod.ts"]) {
+    const loaded = await staticClosure(entry);
+    assert.ok(loaded.includes(entry), `${entry}: ${loaded.join(", ")}`);
+    const heavy = loaded.filter((m) =>
+      /^npm:jsonc-parser/.test(m) || /^src\/config(_schema|_problems|_workspace)?\.ts$/.test(m)
+    );
+    assert.deepEqual(heavy, [], `loaded by ${entry}'s static imports`);
+  }
+});
+
 Deno.test("mod.ts as a library still exports the session, adapters, config and actions", async () => {
   const lib = await import("../../mod.ts");
   assert.equal(typeof lib.Session.open, "function");
