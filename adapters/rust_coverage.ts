@@ -1,0 +1,104 @@
+// rust-analyzer analyses the files a crate reaches from its roots (src/lib.rs, src/main.rs, bins,
+// tests, examples, benches, build.rs, Cargo.toml's `path`s) through `mod` declarations. A .rs file
+// no crate declares (forgotten, its `mod` line lost) is in no crate, and references, renames,
+// callers and workspace symbols skip it, silently (measured with ra_ap_rust-analyzer 0.0.330:
+// references to `hello` missed the call in src/orphan.rs and said `partial: false`, also when
+// asked from that file). rust-analyzer cannot be made to search it (it would not build either),
+// so the answer says which files no crate reaches: asked about a name, only those holding it.
+import { join, resolve } from "node:path";
+import type { CoverageContext, CoverageHook } from "./coverage.ts";
+import { holdingName, namedFiles } from "./name_coverage.ts";
+import { reachedFiles } from "./rust_modules.ts";
+
+/** Per file list (the walk's, kept while no file is created or deleted), those unreached. */
+const scanned = new WeakMap<readonly string[], Scan>();
+
+interface Scan {
+  /** The state of each file the scan read (or found missing): a change to any means scan again. */
+  stamps: Map<string, string>;
+  left: string[];
+}
+
+/** See the file comment. */
+export const rustAnalyzerCoverage: CoverageHook = async (context) => {
+  const files = await context.files();
+  let scan = scanned.get(files);
+  if (!scan || !(await unchanged(scan))) {
+    scan = await unreached(context, files);
+    scanned.set(files, scan);
+  }
+  const left = await holdingName(context, scan.left);
+  if (left.length === 0) return { partial: false };
+  return {
+    partial: true,
+    reason: `rust-analyzer does not analyse ${namedFiles(context, left)} (no crate declares ` +
+      `${left.length === 1 ? "it as a module" : "them as modules"})`,
+  };
+};
+
+/** Whether the files a scan read are as they were (no `mod` line added or taken away). */
+async function unchanged(scan: Scan): Promise<boolean> {
+  const paths = [...scan.stamps.keys()];
+  for (let i = 0; i < paths.length; i += STAT_AT_ONCE) {
+    const batch = paths.slice(i, i + STAT_AT_ONCE);
+    const stamps = await Promise.all(batch.map(stamp));
+    if (batch.some((path, j) => stamps[j] !== scan.stamps.get(path))) return false;
+  }
+  return true;
+}
+
+const STAT_AT_ONCE = 64;
+
+/** A file's identity and state; a file that cannot be looked at never matches. */
+async function stamp(path: string): Promise<string> {
+  try {
+    const info = await Deno.stat(path);
+    return `${info.ino}/${info.size}/${info.mtime?.getTime()}/${info.ctime?.getTime()}`;
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? "missing" : `unknown ${Math.random()}`;
+  }
+}
+
+/** The project's .rs files that none of its Cargo package's crates reaches. */
+async function unreached(context: CoverageContext, files: readonly string[]): Promise<Scan> {
+  const stamps = new Map<string, string>();
+  const read = async (path: string) => {
+    stamps.set(path, await stamp(path));
+    return await context.readText(path);
+  };
+  const manifest = await read(join(context.root, "Cargo.toml"));
+  // A virtual manifest's members are projects of their own; rust-project.json lists its crates.
+  // Neither is judged here: taken to be seen whole, as before.
+  if (manifest === undefined || !/^\s*\[package\]/m.test(manifest)) return { stamps, left: [] };
+  const sources = files.filter((file) =>
+    file.endsWith(".rs") && file.startsWith(context.root + "/") &&
+    !file.slice(context.root.length + 1).split("/").some((part) =>
+      part.startsWith(".") || part === "target"
+    )
+  );
+  const roots = crateRoots(context.root, sources, manifest);
+  const reached = await reachedFiles(roots, sources, read);
+  return { stamps, left: reached ? sources.filter((file) => !reached.has(file)) : [] };
+}
+
+/**
+ * A package's crate roots: Cargo's target auto-discovery (src/lib.rs, src/main.rs, src/bin/,
+ * tests/, examples/, benches/, build.rs), and every .rs path Cargo.toml names (`[lib]`, `[[bin]]`,
+ * `build`, ...). A target Cargo.toml turns off (`autobins = false`) still counts: never missed.
+ */
+export function crateRoots(root: string, files: readonly string[], manifest: string): string[] {
+  const auto =
+    /^(?:src\/(?:lib|main)\.rs|build\.rs|src\/bin\/[^/]+\.rs|src\/bin\/[^/]+\/main\.rs|(?:tests|examples|benches)\/[^/]+\.rs|(?:tests|examples|benches)\/[^/]+\/main\.rs)$/;
+  const roots = files.filter((file) =>
+    file.startsWith(root + "/") && auto.test(file.slice(root.length + 1))
+  );
+  for (const line of manifest.split("\n")) {
+    // TOML strings on one line; a # outside them starts a comment.
+    for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(#)/g)) {
+      if (match[3]) break;
+      const value = match[1] ?? match[2];
+      if (value.endsWith(".rs")) roots.push(resolve(root, value));
+    }
+  }
+  return [...new Set(roots)];
+}
