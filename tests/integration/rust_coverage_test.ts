@@ -85,6 +85,19 @@ if (registersTest(true)) {
       );
       assert.equal(callers.details.partialReason, reason);
 
+      // Asked from the orphan itself, rust-analyzer finds nothing: said partial, not "nothing".
+      const fromOrphan = ok(
+        await session.handle({
+          id: 7,
+          action: "references",
+          file: "src/orphan.rs",
+          line: at("src/orphan.rs", "hello(", "hello").line,
+          symbol: "hello",
+        }),
+      );
+      assert.equal(fromOrphan.details.partial, true, fromOrphan.text);
+      assert.equal(fromOrphan.details.partialReason, reason);
+
       // A name no orphan file holds: the answer is complete.
       const farewell = at("src/words.rs", "pub fn farewell(", "farewell");
       const bye = ok(
@@ -104,15 +117,15 @@ if (registersTest(true)) {
       assert.equal(bye.details.partial, false, bye.text);
 
       // Workspace symbols name every file rust-analyzer does not analyse.
+      const both =
+        "rust-analyzer does not analyse src/orphan.rs, src/stale.rs (no crate declares " +
+        "them as modules)";
       const symbols = ok(
         await session.handle({ id: 4, action: "symbols", file: "*", query: "orphan" }),
       );
       assert.equal(symbols.details.partial, true, symbols.text);
       assert.ok(
-        String(symbols.details.partialReason).includes(
-          "rust-analyzer does not analyse src/orphan.rs, src/stale.rs (no crate declares them " +
-            "as modules)",
-        ),
+        String(symbols.details.partialReason).includes(both),
         symbols.text,
       );
 
@@ -152,6 +165,25 @@ if (registersTest(true)) {
       );
       // What rust-analyzer did not analyse stays as it was, and no longer builds if declared.
       assert.equal(await Deno.readTextFile(join(root, "src/orphan.rs")), FILES["src/orphan.rs"]);
+
+      // Once lib.rs declares it (an edit in place: the file list is kept), it is judged again:
+      // only stale.rs is left out.
+      const again = ok(
+        await session.handle({ id: 9, action: "symbols", file: "*", query: "orphan" }),
+      );
+      assert.ok(String(again.details.partialReason).includes(both), again.text);
+      const lib = await Deno.readTextFile(join(root, "src/lib.rs"));
+      await Deno.writeTextFile(join(root, "src/lib.rs"), `mod orphan;\n${lib}`);
+      const declared = ok(
+        await session.handle({ id: 8, action: "symbols", file: "*", query: "orphan" }),
+      );
+      assert.equal(declared.details.partial, true, declared.text);
+      assert.ok(
+        String(declared.details.partialReason).endsWith(
+          ": rust-analyzer does not analyse src/stale.rs (no crate declares it as a module)",
+        ),
+        String(declared.details.partialReason),
+      );
     } finally {
       await session.close();
       await Deno.remove(root, { recursive: true });
