@@ -87,20 +87,35 @@ Deno.test("reachedFiles() ignores mod in comments, strings, raw strings and afte
   );
 });
 
-Deno.test("reachedFiles() takes a module's folder as reached where a macro may declare mods, and both files of a cfg_attr path", async () => {
+Deno.test("reachedFiles() takes a module's folder as reached where a macro's input holds a mod, and both files of a cfg_attr path", async () => {
   assert.deepEqual(
     await unreached({
-      "src/lib.rs": 'mod gen;\n#[cfg_attr(windows, path = "win.rs")]\nmod sys;\nmod plain;\n',
-      "src/gen.rs": "macro_rules! m { ($n:ident) => { mod $n; }; }\nm!(made);\n",
-      "src/gen/made.rs": "",
+      "src/lib.rs": 'mod gen;\n#[cfg_attr(windows, path = "win.rs")]\nmod sys;\nmod plain;\n' +
+        'compile_error!("a string with mod x; in it");\nmod after;\n',
+      "src/gen.rs": "cfg_if::cfg_if! {\n    if #[cfg(unix)] { mod unix; } else { mod other; }\n}\n",
+      "src/gen/unix.rs": "",
       "src/gen/deep/x.rs": "",
       "src/win.rs": "",
       "src/sys.rs": "",
       "src/plain.rs": "",
       "src/plain/x.rs": "", // plain.rs declares nothing: unreached
+      "src/after.rs": "",
     }),
     ["src/plain/x.rs"],
   );
+});
+
+Deno.test("reachedFiles() takes every file as reached where a macro_rules! body holds a mod (it may be invoked anywhere)", async () => {
+  // serde_core's crate_root! is defined in crate_root.rs and declares lib.rs's modules.
+  const tree = {
+    "src/lib.rs": "#[macro_use]\nmod crate_root;\ncrate_root!();\n",
+    "src/crate_root.rs": "macro_rules! crate_root {\n    () => { pub mod de; mod private; };\n}\n",
+    "src/de.rs": "",
+    "src/private/mod.rs": "",
+  };
+  assert.deepEqual(await unreached(tree), []);
+  tree["src/crate_root.rs"] = "macro_rules! crate_root {\n    () => { pub fn de() {} };\n}\n";
+  assert.deepEqual(await unreached(tree), ["src/de.rs", "src/private/mod.rs"]);
 });
 
 Deno.test("reachedFiles() takes everything below a listed file it cannot read as reached", async () => {
