@@ -5,36 +5,60 @@
 // references to `hello` missed the call in src/orphan.rs and said `partial: false`, also when
 // asked from that file). rust-analyzer cannot be made to search it (it would not build either),
 // so the answer says which files no crate reaches: asked about a name, only those holding it.
+// Files declared only under a `#[cfg]` that is off for the target are named too (rust_cfg.ts).
 import { join, resolve } from "node:path";
 import type { CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";
+import { type CfgTarget, hostTarget } from "./rust_cfg.ts";
 import { reachedFiles } from "./rust_modules.ts";
 
 /** Per file list (the walk's, kept while no file is created or deleted), those unreached. */
 const scanned = new WeakMap<readonly string[], Scan>();
 
 interface Scan {
+  /** The target its `#[cfg]`s were judged for. */
+  target?: string;
   /** The state of each file the scan read (or found missing): a change to any means scan again. */
   stamps: Map<string, string>;
+  /** Files no crate declares as a module. */
   left: string[];
+  /** Files declared only under a `#[cfg]` that is off. */
+  inactive: string[];
 }
 
 /** See the file comment. */
 export const rustAnalyzerCoverage: CoverageHook = async (context) => {
   const files = await context.files();
+  const target = targetOf(context);
   let scan = scanned.get(files);
-  if (!scan || !(await unchanged(scan))) {
-    scan = await unreached(context, files);
+  if (!scan || scan.target !== target?.triple || !(await unchanged(scan))) {
+    scan = await unreached(context, files, target);
     scanned.set(files, scan);
   }
   const left = await holdingName(context, scan.left);
-  if (left.length === 0) return { partial: false };
-  return {
-    partial: true,
-    reason: `rust-analyzer does not analyse ${namedFiles(context, left)} (no crate declares ` +
-      `${left.length === 1 ? "it as a module" : "them as modules"})`,
-  };
+  const inactive = await holdingName(context, scan.inactive);
+  const parts = [
+    ...(left.length
+      ? [
+        `${namedFiles(context, left)} (no crate declares ` +
+        `${left.length === 1 ? "it as a module" : "them as modules"})`,
+      ]
+      : []),
+    ...(inactive.length
+      ? [`${namedFiles(context, inactive)} (declared under a #[cfg] off for ${target?.triple})`]
+      : []),
+  ];
+  if (parts.length === 0) return { partial: false };
+  return { partial: true, reason: `rust-analyzer does not analyse ${parts.join(" nor ")}` };
 };
+
+/** The target whose cfgs rust-analyzer sets: the host's, unless its settings name another. */
+function targetOf(context: CoverageContext): CfgTarget | undefined {
+  const settings = context.client.options.settings?.["rust-analyzer"] as
+    | { cargo?: { target?: unknown } }
+    | undefined;
+  return settings?.cargo?.target ? undefined : hostTarget();
+}
 
 /** Whether the files a scan read are as they were (no `mod` line added or taken away). */
 async function unchanged(scan: Scan): Promise<boolean> {
@@ -60,7 +84,11 @@ async function stamp(path: string): Promise<string> {
 }
 
 /** The project's .rs files that none of its Cargo package's crates reaches. */
-async function unreached(context: CoverageContext, files: readonly string[]): Promise<Scan> {
+async function unreached(
+  context: CoverageContext,
+  files: readonly string[],
+  target: CfgTarget | undefined,
+): Promise<Scan> {
   const stamps = new Map<string, string>();
   const read = async (path: string) => {
     stamps.set(path, await stamp(path));
@@ -69,7 +97,8 @@ async function unreached(context: CoverageContext, files: readonly string[]): Pr
   const manifest = await read(join(context.root, "Cargo.toml"));
   // A virtual manifest's members are projects of their own; rust-project.json lists its crates.
   // Neither is judged here: taken to be seen whole, as before.
-  if (manifest === undefined || !/^\s*\[package\]/m.test(manifest)) return { stamps, left: [] };
+  const scan: Scan = { target: target?.triple, stamps, left: [], inactive: [] };
+  if (manifest === undefined || !/^\s*\[package\]/m.test(manifest)) return scan;
   const sources = files.filter((file) =>
     file.endsWith(".rs") && file.startsWith(context.root + "/") &&
     !file.slice(context.root.length + 1).split("/").some((part) =>
@@ -77,8 +106,11 @@ async function unreached(context: CoverageContext, files: readonly string[]): Pr
     )
   );
   const roots = crateRoots(context.root, sources, manifest);
-  const reached = await reachedFiles(roots, sources, read);
-  return { stamps, left: reached ? sources.filter((file) => !reached.has(file)) : [] };
+  const reach = await reachedFiles(roots, sources, read, target);
+  if (!reach) return scan;
+  scan.inactive = sources.filter((file) => reach.inactive.has(file));
+  scan.left = sources.filter((file) => !reach.reached.has(file) && !reach.inactive.has(file));
+  return scan;
 }
 
 /**

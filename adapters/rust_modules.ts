@@ -8,41 +8,48 @@
 // never called unreached falsely. Checked on the 236 crates of the machine's cargo registry: what
 // it calls unreached is test data (trybuild's tests/ui, build probes) and files truly dead
 // (protobuf 3.7.2's src/timestamp.rs, ena 0.14.4's src/bitvec.rs).
-import { basename, dirname, join, resolve } from "node:path";
+// A declaration under a `#[cfg]` off for the target (rust_cfg.ts) reaches its file, and what that
+// declares, as inactive: rust-analyzer does not analyse those either.
+import { dirname, join, resolve } from "node:path";
+import { type CfgTarget, evaluateCfg } from "./rust_cfg.ts";
 
 /** A source file to read, and the folder its `mod x;` declarations resolve in. */
 interface Module {
   file: string;
   dir: string;
-}
-
-/** What one file's text declares: the files it reaches, and folders taken as reached whole. */
-export interface Declared {
-  files: string[];
-  /** Folders every file under which counts as reached (a `mod` the parse cannot follow). */
-  unsure: string[];
+  /** Declared under a `#[cfg]` that is off: rust-analyzer does not analyse it. */
+  off?: boolean;
 }
 
 /** Most files read to follow `mod` declarations; past them, every file counts as reached. */
 const MAX_READ = 5000;
 
+/** The files crates reach, and those they reach only through a `#[cfg]` that is off. */
+export interface Reach {
+  reached: Set<string>;
+  inactive: Set<string>;
+}
+
 /**
  * The files of `files` reached from `roots` (crate roots, absolute) through `mod` declarations;
- * `read` gives a file's text, or undefined where it cannot be read. Undefined: too many to follow.
+ * `read` gives a file's text, or undefined where it cannot be read; `target`, where known, the
+ * target whose `#[cfg]`s are judged. Undefined: too many to follow.
  */
 export async function reachedFiles(
   roots: readonly string[],
   files: readonly string[],
   read: (path: string) => Promise<string | undefined>,
-): Promise<Set<string> | undefined> {
+  target?: CfgTarget,
+): Promise<Reach | undefined> {
   const listed = new Set(files);
   const reached = new Set<string>();
+  const inactive = new Set<string>();
   const unsure: string[] = [];
   const seen = new Set<string>();
   const queue: Module[] = roots.map((file) => ({ file, dir: dirname(file) }));
   while (queue.length > 0) {
     const module = queue.shift()!;
-    const key = `${module.file}\u0000${module.dir}`;
+    const key = `${module.file}\u0000${module.dir}\u0000${module.off === true}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (seen.size > MAX_READ) return undefined;
@@ -51,36 +58,28 @@ export async function reachedFiles(
     // cannot be read may declare anything below it.
     if (text === undefined) {
       if (listed.has(module.file)) {
-        reached.add(module.file);
+        (module.off ? inactive : reached).add(module.file);
         unsure.push(module.dir);
       }
       continue;
     }
-    reached.add(module.file);
-    const declared = declaredModules(text, module);
+    (module.off ? inactive : reached).add(module.file);
+    const declared = declaredModules(text, module, target);
     unsure.push(...declared.unsure);
     queue.push(...declared.modules);
   }
   for (const file of files) {
     if (unsure.some((dir) => file.startsWith(dir + "/"))) reached.add(file);
   }
-  return reached;
-}
-
-/** The files a module's text declares as modules (each a candidate rust-analyzer would try). */
-export function declaredFiles(text: string, file: string, dirOwner: boolean): Declared {
-  const dir = dirOwner ? dirname(file) : join(dirname(file), stem(file));
-  const declared = declaredModules(text, { file, dir });
-  return { files: declared.modules.map((m) => m.file), unsure: declared.unsure };
-}
-
-function stem(file: string): string {
-  return basename(file).replace(/\.rs$/, "");
+  for (const file of reached) inactive.delete(file);
+  return { reached, inactive };
 }
 
 interface Frame {
   /** An inline module's body (or the file's top): its items are followed; else opaque. */
   module: boolean;
+  /** Inside a module whose `#[cfg]` is off. */
+  off?: boolean;
   /** Where `mod x;` resolves. */
   dir: string;
   /** Where `#[path]` on a declaration resolves. */
@@ -89,16 +88,24 @@ interface Frame {
 
 interface Attrs {
   path?: string;
+  /** A `#[cfg]` that is off. */
+  off?: boolean;
   /** `#[cfg_attr(..., path = "p")]`: p or the default, depending on cfg; both count. */
   maybePaths: string[];
 }
 
 /** A file's `mod` declarations as modules to read, and the folders left unsure. */
-function declaredModules(text: string, module: Module): { modules: Module[]; unsure: string[] } {
+function declaredModules(
+  text: string,
+  module: Module,
+  target?: CfgTarget,
+): { modules: Module[]; unsure: string[] } {
   const tokens = tokenize(text);
   const modules: Module[] = [];
   const unsure: string[] = [];
-  const frames: Frame[] = [{ module: true, dir: module.dir, pathBase: dirname(module.file) }];
+  const frames: Frame[] = [
+    { module: true, dir: module.dir, pathBase: dirname(module.file), off: module.off },
+  ];
   let attrs: Attrs = { maybePaths: [] };
   const doubt = () => {
     if (!unsure.includes(module.dir)) unsure.push(module.dir);
@@ -122,7 +129,7 @@ function declaredModules(text: string, module: Module): { modules: Module[]; uns
       const open = i + (inner ? 2 : 1);
       if (tokens[open]?.value !== "[") continue;
       const close = matching(tokens, open);
-      if (!inner) readAttr(tokens.slice(open + 1, close), attrs);
+      if (!inner) readAttr(tokens.slice(open + 1, close), attrs, target);
       i = close;
       continue;
     }
@@ -135,11 +142,12 @@ function declaredModules(text: string, module: Module): { modules: Module[]; uns
       }
       if (after.value === ";") {
         // A file reached by #[path], or named mod.rs, owns its folder.
-        const owned = (file: string) => ({ file, dir: dirname(file) });
+        const off = frame.off || attrs.off;
+        const owned = (file: string) => ({ file, dir: dirname(file), off });
         if (attrs.path !== undefined) modules.push(owned(resolve(frame.pathBase, attrs.path)));
         else {
           modules.push(
-            { file: join(frame.dir, `${name.value}.rs`), dir: join(frame.dir, name.value) },
+            { file: join(frame.dir, `${name.value}.rs`), dir: join(frame.dir, name.value), off },
             owned(join(frame.dir, name.value, "mod.rs")),
             ...attrs.maybePaths.map((p) => owned(resolve(frame.pathBase, p))),
           );
@@ -148,7 +156,7 @@ function declaredModules(text: string, module: Module): { modules: Module[]; uns
         const dir = attrs.path !== undefined
           ? resolve(frame.dir, attrs.path)
           : join(frame.dir, name.value);
-        frames.push({ module: true, dir, pathBase: dir });
+        frames.push({ module: true, dir, pathBase: dir, off: frame.off || attrs.off });
         // cfg_attr's path on an inline module: its declarations may resolve in either folder.
         for (const p of attrs.maybePaths) unsure.push(resolve(frame.dir, p));
       }
@@ -161,7 +169,8 @@ function declaredModules(text: string, module: Module): { modules: Module[]; uns
       token.kind === "ident" && token.value === "include" && tokens[i + 1]?.value === "!" &&
       tokens[i + 3]?.kind === "str"
     ) {
-      modules.push({ file: resolve(dirname(module.file), tokens[i + 3].value), dir: frame.dir });
+      const file = resolve(dirname(module.file), tokens[i + 3].value);
+      modules.push({ file, dir: frame.dir, off: frame.off });
       continue;
     }
     // A macro's definition: a `mod` in its body is declared wherever it is invoked, anywhere in
@@ -203,13 +212,17 @@ function isOpen(token: Token | undefined, brackets: Set<string>): boolean {
 /** In `unsure`: every file (each path starts with it and "/"). */
 const ANYWHERE = "";
 
-/** An outer attribute's `path = "p"`, or a `cfg_attr` that may set one. */
-function readAttr(tokens: Token[], attrs: Attrs): void {
+/** An outer attribute's `path = "p"`, a `cfg` that is off, or a `cfg_attr` that may set a path. */
+function readAttr(tokens: Token[], attrs: Attrs, target?: CfgTarget): void {
   const [first, eq, value] = tokens;
   if (
     first?.value === "path" && eq?.value === "=" && value?.kind === "str" && tokens.length === 3
   ) {
     attrs.path = value.value;
+    return;
+  }
+  if (first?.value === "cfg" && eq?.value === "(" && tokens.at(-1)?.value === ")" && target) {
+    if (evaluateCfg(tokens.slice(2, -1), target) === false) attrs.off = true;
     return;
   }
   if (first?.value !== "cfg_attr") return;

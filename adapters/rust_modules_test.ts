@@ -1,20 +1,39 @@
 import assert from "node:assert/strict";
 import { reachedFiles, tokenize } from "./rust_modules.ts";
 import { crateRoots } from "./rust_coverage.ts";
+import type { CfgTarget } from "./rust_cfg.ts";
 
 const ROOT = "/p";
+const LINUX: CfgTarget = {
+  triple: "x86_64-unknown-linux-gnu",
+  os: "linux",
+  family: "unix",
+  arch: "x86_64",
+  pointerWidth: "64",
+  endian: "little",
+};
+
+async function reach(tree: Record<string, string | undefined>, roots = ["src/lib.rs"]) {
+  const files = Object.keys(tree).map((rel) => `${ROOT}/${rel}`).sort();
+  const read = (path: string) =>
+    Promise.resolve(path.startsWith(`${ROOT}/`) ? tree[path.slice(ROOT.length + 1)] : undefined);
+  const found = await reachedFiles(roots.map((r) => `${ROOT}/${r}`), files, read, LINUX);
+  assert.ok(found);
+  const rel = (f: string) => f.slice(ROOT.length + 1);
+  return {
+    unreached: files.filter((f) => !found.reached.has(f) && !found.inactive.has(f)).map(rel),
+    inactive: files.filter((f) => found.inactive.has(f)).map(rel),
+  };
+}
 
 /** The files of `tree` (root-relative) that the crates rooted at `roots` do not reach. */
 async function unreached(
   tree: Record<string, string | undefined>,
   roots = ["src/lib.rs"],
 ): Promise<string[]> {
-  const files = Object.keys(tree).map((rel) => `${ROOT}/${rel}`).sort();
-  const read = (path: string) =>
-    Promise.resolve(path.startsWith(`${ROOT}/`) ? tree[path.slice(ROOT.length + 1)] : undefined);
-  const reached = await reachedFiles(roots.map((r) => `${ROOT}/${r}`), files, read);
-  assert.ok(reached);
-  return files.filter((f) => !reached.has(f)).map((f) => f.slice(ROOT.length + 1));
+  const { unreached, inactive } = await reach(tree, roots);
+  assert.deepEqual(inactive, []);
+  return unreached;
 }
 
 Deno.test("reachedFiles() follows mod x; to x.rs and x/mod.rs, a non-mod-rs file's to its own folder", async () => {
@@ -192,4 +211,38 @@ Deno.test("tokenize() reads raw identifiers, byte strings and lifetimes", () => 
     "other:0",
     "ident:x",
   ]);
+});
+
+Deno.test("reachedFiles() tells files declared only under a #[cfg] off for the target, and what they declare", async () => {
+  assert.deepEqual(
+    await reach({
+      "src/lib.rs": "#[cfg(windows)]\nmod win;\n#[cfg(unix)]\nmod nix;\n" +
+        '#[cfg(feature = "x")]\nmod feat;\n#[cfg(all(windows, feature = "x"))]\nmod both;\n' +
+        '#[cfg(any(windows, feature = "x"))]\nmod either;\n#[cfg(not(test))]\nmod nontest;\n' +
+        '#[cfg(target_os = "macos")]\npub(crate) mod mac;\n#[cfg(windows)]\nmod w { mod x; }\n' +
+        '#[cfg(windows)]\n#[path = "imp.rs"]\nmod imp;\n#[cfg(unix)]\n#[path = "imp.rs"]\nmod imp;\n',
+      "src/win/mod.rs": "mod inner;\n",
+      "src/win/inner.rs": "",
+      "src/nix.rs": "",
+      "src/feat.rs": "",
+      "src/both.rs": "",
+      "src/either.rs": "",
+      "src/nontest.rs": "",
+      "src/mac.rs": "",
+      "src/w/x.rs": "",
+      "src/imp.rs": "",
+      "src/orphan.rs": "",
+    }),
+    {
+      unreached: ["src/orphan.rs"],
+      inactive: [
+        "src/both.rs",
+        "src/mac.rs",
+        "src/nontest.rs",
+        "src/w/x.rs",
+        "src/win/inner.rs",
+        "src/win/mod.rs",
+      ],
+    },
+  );
 });

@@ -1,8 +1,9 @@
 // Coverage of rust-analyzer's workspace-wide answers (issue 17): rust-analyzer analyses only the
 // files a crate reaches from its roots through `mod` declarations, so a .rs file no crate declares
 // (forgotten, or its `mod` line lost) was searched by no reference, rename, caller or workspace
-// symbol question, and the answer said `partial: false`. Now it names those of them that hold the
-// name asked about, and a rename apply on it needs allow_partial.
+// symbol question, and the answer said `partial: false` (so was a file declared under a #[cfg] off
+// on this host). Now it names those of them that hold the name asked about, and a rename apply on
+// it needs allow_partial.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { expectOk, locationsOf, openSession, sorted, textOf } from "../helpers/session.ts";
@@ -16,9 +17,13 @@ const FILES: Record<string, string> = {
     '#[path = "extra/far.rs"]\nmod far;\n' +
     // Neither a comment nor a string declares a module.
     '// mod orphan;\npub const NOTE: &str = "mod stale;";\n\n' +
-    'pub fn use_it() -> String {\n    words::hello("a")\n}\n',
+    'pub fn use_it() -> String {\n    words::hello("a")\n}\n\n' +
+    // Off on this host: rust-analyzer does not analyse win.rs either.
+    "#[cfg(windows)]\nmod win;\n\npub fn use_wave() -> u8 {\n    words::wave()\n}\n",
   "src/words.rs": "/// Greets.\npub fn hello(name: &str) -> String {\n    name.to_string()\n}\n\n" +
-    '/// Says goodbye.\npub fn farewell() -> &\'static str {\n    "bye"\n}\n',
+    '/// Says goodbye.\npub fn farewell() -> &\'static str {\n    "bye"\n}\n\n' +
+    "/// Waves.\npub fn wave() -> u8 {\n    1\n}\n",
+  "src/win.rs": "pub fn win() -> u8 {\n    crate::words::wave()\n}\n",
   "src/nested/mod.rs": "mod inner;\n",
   "src/nested/inner.rs": 'pub fn inner() -> String {\n    crate::words::hello("b")\n}\n',
   "src/extra/far.rs": 'pub fn far() -> String {\n    crate::words::hello("c")\n}\n',
@@ -38,7 +43,7 @@ function ok(response: Response) {
 
 // Needs the user's rust-analyzer: in the test runner's second pass while its first build runs.
 if (registersTest(true)) {
-  Deno.test("rust-analyzer: a .rs file no crate declares as a module makes references, callers and rename partial with the reason; an apply needs allow_partial", async () => {
+  Deno.test("rust-analyzer: a .rs file no crate declares as a module (or only under a #[cfg] off here) makes references, callers and rename partial with the reason; an apply needs allow_partial", async () => {
     await ensureRustAnalyzer();
     const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_ra_cov_" }));
     for (const [rel, text] of Object.entries(FILES)) {
@@ -116,6 +121,26 @@ if (registersTest(true)) {
       );
       assert.equal(bye.details.partial, false, bye.text);
 
+      // A file declared under a #[cfg] that is off on this host: its use is missed too.
+      const off = `rust-analyzer does not analyse src/win.rs (declared under a #[cfg] off for ` +
+        `${Deno.build.target})`;
+      const wave = at("src/words.rs", "pub fn wave(", "wave");
+      const waves = ok(
+        await session.handle({
+          id: 10,
+          action: "references",
+          file: "src/words.rs",
+          line: wave.line,
+          symbol: "wave",
+        }),
+      );
+      assert.deepEqual(
+        sorted(locationsOf(waves.answer)),
+        sorted([wave, at("src/lib.rs", "words::wave()", "wave")]),
+        waves.text,
+      );
+      assert.equal(waves.details.partialReason, off, waves.text);
+
       // Workspace symbols name every file rust-analyzer does not analyse.
       const both =
         "rust-analyzer does not analyse src/orphan.rs, src/stale.rs (no crate declares " +
@@ -125,7 +150,9 @@ if (registersTest(true)) {
       );
       assert.equal(symbols.details.partial, true, symbols.text);
       assert.ok(
-        String(symbols.details.partialReason).includes(both),
+        String(symbols.details.partialReason).endsWith(
+          `${both} nor src/win.rs (declared under a #[cfg] off for ${Deno.build.target})`,
+        ),
         symbols.text,
       );
 
@@ -180,7 +207,8 @@ if (registersTest(true)) {
       assert.equal(declared.details.partial, true, declared.text);
       assert.ok(
         String(declared.details.partialReason).endsWith(
-          ": rust-analyzer does not analyse src/stale.rs (no crate declares it as a module)",
+          ": rust-analyzer does not analyse src/stale.rs (no crate declares it as a module) nor " +
+            `src/win.rs (declared under a #[cfg] off for ${Deno.build.target})`,
         ),
         String(declared.details.partialReason),
       );
