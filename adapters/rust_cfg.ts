@@ -3,9 +3,9 @@
 // `hello` missed the calls in a `#[cfg(windows)] mod win;` and a `#[cfg(feature = "extra")]
 // mod extra;` of a feature off by default, and said `partial: false`). Only what is known for
 // certain is judged: the host target rust-analyzer builds for, `test` and `debug_assertions`
-// (which it sets); a feature or a custom cfg (build scripts may set them) is not known, and a
-// predicate that depends on one counts as on (Kleene's three values: `all(windows, feature =
-// "x")` is still off on Linux).
+// (which it sets); a feature or a custom cfg (build scripts may set them) is not known here, and a
+// predicate that depends on one is left to rust-analyzer (rust_coverage.ts asks it), in Kleene's
+// three values: `all(windows, feature = "x")` is still off on Linux.
 import type { Token } from "./rust_modules.ts";
 
 /** The target rust-analyzer builds for, as cfg names it. */

@@ -5,8 +5,11 @@
 // references to `hello` missed the call in src/orphan.rs and said `partial: false`, also when
 // asked from that file). rust-analyzer cannot be made to search it (it would not build either),
 // so the answer says which files no crate reaches: asked about a name, only those holding it.
-// Files declared only under a `#[cfg]` that is off for the target are named too (rust_cfg.ts).
+// Files declared only under a `#[cfg]` that is off for the target are named too (rust_cfg.ts), and
+// those under a cfg not known here (a feature) that rust-analyzer puts in no crate (measured: its
+// experimental/parentModule answers null for them, as for an orphan, once the project is loaded).
 import { join, resolve } from "node:path";
+import { toFileUrl } from "../src/servers/uri.ts";
 import type { CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";
 import { type CfgTarget, hostTarget } from "./rust_cfg.ts";
@@ -24,7 +27,14 @@ interface Scan {
   left: string[];
   /** Files declared only under a `#[cfg]` that is off. */
   inactive: string[];
+  /** Files declared only under a `#[cfg]` not known here: rust-analyzer is asked. */
+  uncertain: string[];
+  /** A crate root, whose parent rust-analyzer names once it has loaded the project. */
+  probe?: string;
 }
+
+/** Most uncertain files rust-analyzer is asked about per question; past them, counted as seen. */
+const MAX_ASKED = 50;
 
 /** See the file comment. */
 export const rustAnalyzerCoverage: CoverageHook = async (context) => {
@@ -36,7 +46,10 @@ export const rustAnalyzerCoverage: CoverageHook = async (context) => {
     scanned.set(files, scan);
   }
   const left = await holdingName(context, scan.left);
-  const inactive = await holdingName(context, scan.inactive);
+  const inactive = [
+    ...await holdingName(context, scan.inactive),
+    ...await inNoCrate(context, scan.probe, await holdingName(context, scan.uncertain)),
+  ].sort();
   const parts = [
     ...(left.length
       ? [
@@ -45,12 +58,37 @@ export const rustAnalyzerCoverage: CoverageHook = async (context) => {
       ]
       : []),
     ...(inactive.length
-      ? [`${namedFiles(context, inactive)} (declared under a #[cfg] off for ${target?.triple})`]
+      ? [`${namedFiles(context, inactive)} (declared under a #[cfg] its build turns off)`]
       : []),
   ];
   if (parts.length === 0) return { partial: false };
   return { partial: true, reason: `rust-analyzer does not analyse ${parts.join(" nor ")}` };
 };
+
+/**
+ * Those of `files` (declared under a cfg not known here) that rust-analyzer puts in no crate: its
+ * parentModule answers none. Asked only once it names the parent of a crate root (`probe`): before
+ * it has loaded the project it answers none for every file.
+ */
+async function inNoCrate(
+  context: CoverageContext,
+  probe: string | undefined,
+  files: readonly string[],
+): Promise<string[]> {
+  if (files.length === 0 || probe === undefined) return [];
+  const parents = (file: string) =>
+    context.client.request<unknown>("experimental/parentModule", {
+      textDocument: { uri: toFileUrl(file) },
+      position: { line: 0, character: 0 },
+    }, { timeoutMs: 5_000, signal: context.signal })
+      .then((found) => Array.isArray(found) ? found.length : 0, () => undefined);
+  if (!(await parents(probe))) return [];
+  const none: string[] = [];
+  for (const file of files.slice(0, MAX_ASKED)) {
+    if ((await parents(file)) === 0) none.push(file);
+  }
+  return none;
+}
 
 /** The target whose cfgs rust-analyzer sets: the host's, unless its settings name another. */
 function targetOf(context: CoverageContext): CfgTarget | undefined {
@@ -97,7 +135,7 @@ async function unreached(
   const manifest = await read(join(context.root, "Cargo.toml"));
   // A virtual manifest's members are projects of their own; rust-project.json lists its crates.
   // Neither is judged here: taken to be seen whole, as before.
-  const scan: Scan = { target: target?.triple, stamps, left: [], inactive: [] };
+  const scan: Scan = { target: target?.triple, stamps, left: [], inactive: [], uncertain: [] };
   if (manifest === undefined || !/^\s*\[package\]/m.test(manifest)) return scan;
   const sources = files.filter((file) =>
     file.endsWith(".rs") && file.startsWith(context.root + "/") &&
@@ -108,8 +146,12 @@ async function unreached(
   const roots = crateRoots(context.root, sources, manifest);
   const reach = await reachedFiles(roots, sources, read, target);
   if (!reach) return scan;
+  scan.probe = roots.find((file) => reach.reached.has(file));
   scan.inactive = sources.filter((file) => reach.inactive.has(file));
-  scan.left = sources.filter((file) => !reach.reached.has(file) && !reach.inactive.has(file));
+  scan.uncertain = sources.filter((file) => reach.uncertain.has(file));
+  scan.left = sources.filter((file) =>
+    !reach.reached.has(file) && !reach.inactive.has(file) && !reach.uncertain.has(file)
+  );
   return scan;
 }
 

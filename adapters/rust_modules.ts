@@ -9,7 +9,9 @@
 // it calls unreached is test data (trybuild's tests/ui, build probes) and files truly dead
 // (protobuf 3.7.2's src/timestamp.rs, ena 0.14.4's src/bitvec.rs).
 // A declaration under a `#[cfg]` off for the target (rust_cfg.ts) reaches its file, and what that
-// declares, as inactive: rust-analyzer does not analyse those either.
+// declares, as inactive: rust-analyzer does not analyse those either. One whose cfg is not known
+// here (a feature, a custom cfg) reaches them as uncertain: rust-analyzer can say (its
+// parentModule).
 import { dirname, join, resolve } from "node:path";
 import { type CfgTarget, evaluateCfg } from "./rust_cfg.ts";
 
@@ -17,17 +19,25 @@ import { type CfgTarget, evaluateCfg } from "./rust_cfg.ts";
 interface Module {
   file: string;
   dir: string;
-  /** Declared under a `#[cfg]` that is off: rust-analyzer does not analyse it. */
-  off?: boolean;
+  /** What the `#[cfg]`s it is declared under come to (none: on). */
+  cfg?: Cfg;
+}
+
+/** A `#[cfg]`'s value: off dominates, then not known here. */
+type Cfg = "on" | "maybe" | "off";
+
+function both(a: Cfg = "on", b: Cfg = "on"): Cfg {
+  return a === "off" || b === "off" ? "off" : a === "maybe" || b === "maybe" ? "maybe" : "on";
 }
 
 /** Most files read to follow `mod` declarations; past them, every file counts as reached. */
 const MAX_READ = 5000;
 
-/** The files crates reach, and those they reach only through a `#[cfg]` that is off. */
+/** The files crates reach; those they reach only through a `#[cfg]` that is off; or not known. */
 export interface Reach {
   reached: Set<string>;
   inactive: Set<string>;
+  uncertain: Set<string>;
 }
 
 /**
@@ -44,12 +54,14 @@ export async function reachedFiles(
   const listed = new Set(files);
   const reached = new Set<string>();
   const inactive = new Set<string>();
+  const uncertain = new Set<string>();
+  const sets = { on: reached, maybe: uncertain, off: inactive };
   const unsure: string[] = [];
   const seen = new Set<string>();
   const queue: Module[] = roots.map((file) => ({ file, dir: dirname(file) }));
   while (queue.length > 0) {
     const module = queue.shift()!;
-    const key = `${module.file}\u0000${module.dir}\u0000${module.off === true}`;
+    const key = `${module.file}\u0000${module.dir}\u0000${module.cfg ?? "on"}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (seen.size > MAX_READ) return undefined;
@@ -58,12 +70,12 @@ export async function reachedFiles(
     // cannot be read may declare anything below it.
     if (text === undefined) {
       if (listed.has(module.file)) {
-        (module.off ? inactive : reached).add(module.file);
+        sets[module.cfg ?? "on"].add(module.file);
         unsure.push(module.dir);
       }
       continue;
     }
-    (module.off ? inactive : reached).add(module.file);
+    sets[module.cfg ?? "on"].add(module.file);
     const declared = declaredModules(text, module, target);
     unsure.push(...declared.unsure);
     queue.push(...declared.modules);
@@ -71,15 +83,19 @@ export async function reachedFiles(
   for (const file of files) {
     if (unsure.some((dir) => file.startsWith(dir + "/"))) reached.add(file);
   }
-  for (const file of reached) inactive.delete(file);
-  return { reached, inactive };
+  for (const file of reached) {
+    inactive.delete(file);
+    uncertain.delete(file);
+  }
+  for (const file of uncertain) inactive.delete(file);
+  return { reached, inactive, uncertain };
 }
 
 interface Frame {
   /** An inline module's body (or the file's top): its items are followed; else opaque. */
   module: boolean;
-  /** Inside a module whose `#[cfg]` is off. */
-  off?: boolean;
+  /** What the `#[cfg]`s of the modules around come to. */
+  cfg?: Cfg;
   /** Where `mod x;` resolves. */
   dir: string;
   /** Where `#[path]` on a declaration resolves. */
@@ -88,8 +104,8 @@ interface Frame {
 
 interface Attrs {
   path?: string;
-  /** A `#[cfg]` that is off. */
-  off?: boolean;
+  /** What its `#[cfg]`s come to. */
+  cfg?: Cfg;
   /** `#[cfg_attr(..., path = "p")]`: p or the default, depending on cfg; both count. */
   maybePaths: string[];
 }
@@ -104,7 +120,7 @@ function declaredModules(
   const modules: Module[] = [];
   const unsure: string[] = [];
   const frames: Frame[] = [
-    { module: true, dir: module.dir, pathBase: dirname(module.file), off: module.off },
+    { module: true, dir: module.dir, pathBase: dirname(module.file), cfg: module.cfg },
   ];
   let attrs: Attrs = { maybePaths: [] };
   const doubt = () => {
@@ -142,12 +158,12 @@ function declaredModules(
       }
       if (after.value === ";") {
         // A file reached by #[path], or named mod.rs, owns its folder.
-        const off = frame.off || attrs.off;
-        const owned = (file: string) => ({ file, dir: dirname(file), off });
+        const cfg = both(frame.cfg, attrs.cfg);
+        const owned = (file: string) => ({ file, dir: dirname(file), cfg });
         if (attrs.path !== undefined) modules.push(owned(resolve(frame.pathBase, attrs.path)));
         else {
           modules.push(
-            { file: join(frame.dir, `${name.value}.rs`), dir: join(frame.dir, name.value), off },
+            { file: join(frame.dir, `${name.value}.rs`), dir: join(frame.dir, name.value), cfg },
             owned(join(frame.dir, name.value, "mod.rs")),
             ...attrs.maybePaths.map((p) => owned(resolve(frame.pathBase, p))),
           );
@@ -156,7 +172,7 @@ function declaredModules(
         const dir = attrs.path !== undefined
           ? resolve(frame.dir, attrs.path)
           : join(frame.dir, name.value);
-        frames.push({ module: true, dir, pathBase: dir, off: frame.off || attrs.off });
+        frames.push({ module: true, dir, pathBase: dir, cfg: both(frame.cfg, attrs.cfg) });
         // cfg_attr's path on an inline module: its declarations may resolve in either folder.
         for (const p of attrs.maybePaths) unsure.push(resolve(frame.dir, p));
       }
@@ -170,7 +186,7 @@ function declaredModules(
       tokens[i + 3]?.kind === "str"
     ) {
       const file = resolve(dirname(module.file), tokens[i + 3].value);
-      modules.push({ file, dir: frame.dir, off: frame.off });
+      modules.push({ file, dir: frame.dir, cfg: frame.cfg });
       continue;
     }
     // A macro's definition: a `mod` in its body is declared wherever it is invoked, anywhere in
@@ -212,7 +228,7 @@ function isOpen(token: Token | undefined, brackets: Set<string>): boolean {
 /** In `unsure`: every file (each path starts with it and "/"). */
 const ANYWHERE = "";
 
-/** An outer attribute's `path = "p"`, a `cfg` that is off, or a `cfg_attr` that may set a path. */
+/** An outer attribute's `path = "p"`, a `cfg`'s value, or a `cfg_attr` that may set a path. */
 function readAttr(tokens: Token[], attrs: Attrs, target?: CfgTarget): void {
   const [first, eq, value] = tokens;
   if (
@@ -221,8 +237,9 @@ function readAttr(tokens: Token[], attrs: Attrs, target?: CfgTarget): void {
     attrs.path = value.value;
     return;
   }
-  if (first?.value === "cfg" && eq?.value === "(" && tokens.at(-1)?.value === ")" && target) {
-    if (evaluateCfg(tokens.slice(2, -1), target) === false) attrs.off = true;
+  if (first?.value === "cfg" && eq?.value === "(" && tokens.at(-1)?.value === ")") {
+    const value = target ? evaluateCfg(tokens.slice(2, -1), target) : undefined;
+    attrs.cfg = both(attrs.cfg, value === undefined ? "maybe" : value ? "on" : "off");
     return;
   }
   if (first?.value !== "cfg_attr") return;
