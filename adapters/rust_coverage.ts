@@ -33,7 +33,10 @@ interface Scan {
   probe?: string;
 }
 
-/** Most uncertain files rust-analyzer is asked about per question; past them, counted as seen. */
+/**
+ * Most files rust-analyzer is asked about per question; past them, an uncertain file counts as
+ * seen and the others as the scan found them.
+ */
 const MAX_ASKED = 50;
 
 /** See the file comment. */
@@ -45,10 +48,23 @@ export const rustAnalyzerCoverage: CoverageHook = async (context) => {
     scan = await unreached(context, files, target);
     scanned.set(files, scan);
   }
-  const left = await holdingName(context, scan.left);
+  const found = {
+    left: await holdingName(context, scan.left),
+    inactive: await holdingName(context, scan.inactive),
+    uncertain: await holdingName(context, scan.uncertain),
+  };
+  // rust-analyzer has the last word: a file it names a parent module of is analysed (a guard
+  // against a misread), and an uncertain one it names none of is not.
+  const parents = await parentCounts(
+    context,
+    scan.probe,
+    [...found.uncertain, ...found.left, ...found.inactive].slice(0, MAX_ASKED),
+  );
+  const seen = (file: string) => (parents?.get(file) ?? 0) > 0;
+  const left = found.left.filter((file) => !seen(file));
   const inactive = [
-    ...await holdingName(context, scan.inactive),
-    ...await inNoCrate(context, scan.probe, await holdingName(context, scan.uncertain)),
+    ...found.inactive.filter((file) => !seen(file)),
+    ...found.uncertain.filter((file) => parents?.get(file) === 0),
   ].sort();
   const parts = [
     ...(left.length
@@ -66,28 +82,29 @@ export const rustAnalyzerCoverage: CoverageHook = async (context) => {
 };
 
 /**
- * Those of `files` (declared under a cfg not known here) that rust-analyzer puts in no crate: its
- * parentModule answers none. Asked only once it names the parent of a crate root (`probe`): before
- * it has loaded the project it answers none for every file.
+ * How many parent modules rust-analyzer names for each of `files` (its parentModule; 0: the file
+ * is in no crate; missing: no answer). Undefined until it names the parent of a crate root
+ * (`probe`): before it has loaded the project it answers none for every file.
  */
-async function inNoCrate(
+async function parentCounts(
   context: CoverageContext,
   probe: string | undefined,
   files: readonly string[],
-): Promise<string[]> {
-  if (files.length === 0 || probe === undefined) return [];
+): Promise<Map<string, number> | undefined> {
+  if (files.length === 0 || probe === undefined) return undefined;
   const parents = (file: string) =>
     context.client.request<unknown>("experimental/parentModule", {
       textDocument: { uri: toFileUrl(file) },
       position: { line: 0, character: 0 },
     }, { timeoutMs: 5_000, signal: context.signal })
       .then((found) => Array.isArray(found) ? found.length : 0, () => undefined);
-  if (!(await parents(probe))) return [];
-  const none: string[] = [];
-  for (const file of files.slice(0, MAX_ASKED)) {
-    if ((await parents(file)) === 0) none.push(file);
+  if (!(await parents(probe))) return undefined;
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const count = await parents(file);
+    if (count !== undefined) counts.set(file, count);
   }
-  return none;
+  return counts;
 }
 
 /** The target whose cfgs rust-analyzer sets: the host's, unless its settings name another. */
@@ -146,11 +163,23 @@ async function unreached(
   const roots = crateRoots(context.root, sources, manifest);
   const reach = await reachedFiles(roots, sources, read, target);
   if (!reach) return scan;
-  scan.probe = roots.find((file) => reach.reached.has(file));
-  scan.inactive = sources.filter((file) => reach.inactive.has(file));
-  scan.uncertain = sources.filter((file) => reach.uncertain.has(file));
+  // A file reached through a symlink (`#[path = "link.rs"]`) is listed by its real path.
+  const listed = new Set(sources);
+  for (const set of [reach.reached, reach.uncertain, reach.inactive]) {
+    for (const file of [...set]) {
+      if (listed.has(file)) continue;
+      const real = await Deno.realPath(file).catch(() => undefined);
+      if (real !== undefined) set.add(real);
+    }
+  }
+  const { reached, uncertain, inactive } = reach;
+  scan.probe = roots.find((file) => reached.has(file));
+  scan.uncertain = sources.filter((file) => uncertain.has(file) && !reached.has(file));
+  scan.inactive = sources.filter((file) =>
+    inactive.has(file) && !reached.has(file) && !uncertain.has(file)
+  );
   scan.left = sources.filter((file) =>
-    !reach.reached.has(file) && !reach.inactive.has(file) && !reach.uncertain.has(file)
+    !reached.has(file) && !inactive.has(file) && !uncertain.has(file)
   );
   return scan;
 }

@@ -221,4 +221,64 @@ if (registersTest(true)) {
       await Deno.remove(root, { recursive: true });
     }
   });
+
+  // Each file here is analysed, however it is reached: nothing may be called left out.
+  const REACHED: Record<string, string> = {
+    "Cargo.toml": '[package]\nname = "cov"\nversion = "0.1.0"\nedition = "2021"\n\n' +
+      '[features]\ndefault = ["fancy"]\nfancy = []\n',
+    "src/lib.rs": "pub mod words;\n" +
+      // A symlink, listed by its real path.
+      '#[path = "zlink.rs"]\nmod aliased;\n' +
+      // A feature on by default (rust-analyzer says so), and the host's cfg.
+      '#[cfg(feature = "fancy")]\nmod fancy;\n#[cfg(unix)]\nmod nix;\n\n' +
+      'pub fn use_it() -> String {\n    words::hello("a")\n}\n',
+    "src/words.rs": "pub fn hello(name: &str) -> String {\n    name.to_string()\n}\n",
+    "src/imp/real.rs": 'pub fn real() -> String {\n    crate::words::hello("r")\n}\n',
+    "src/fancy.rs": 'pub fn fancy() -> String {\n    crate::words::hello("f")\n}\n',
+    "src/nix.rs": 'pub fn nix() -> String {\n    crate::words::hello("n")\n}\n',
+  };
+
+  Deno.test("rust-analyzer: files reached through a symlinked #[path], a default feature or the host's cfg are not called left out", async () => {
+    await ensureRustAnalyzer();
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_ra_cov_" }));
+    for (const [rel, text] of Object.entries(REACHED)) {
+      await Deno.mkdir(dirname(join(root, rel)), { recursive: true });
+      await Deno.writeTextFile(join(root, rel), text);
+    }
+    await Deno.symlink("imp/real.rs", join(root, "src/zlink.rs"));
+    const at = (file: string, context: string) => ({
+      file,
+      ...spanWithin(REACHED[file], context, "hello"),
+    });
+    const session = await openSession(root, { role: "main" });
+    try {
+      const hello = at("src/words.rs", "pub fn hello(");
+      const refs = ok(
+        await session.handle({
+          id: 1,
+          action: "references",
+          file: "src/words.rs",
+          line: hello.line,
+          symbol: "hello",
+        }),
+      );
+      // rust-analyzer names the symlinked file by the path the crate reaches it through.
+      const viaLink = { ...at("src/imp/real.rs", 'hello("r")'), file: "src/zlink.rs" };
+      assert.deepEqual(
+        sorted(locationsOf(refs.answer)),
+        sorted([
+          hello,
+          at("src/lib.rs", 'hello("a")'),
+          viaLink,
+          at("src/fancy.rs", 'hello("f")'),
+          at("src/nix.rs", 'hello("n")'),
+        ]),
+        refs.text,
+      );
+      assert.equal(refs.details.partial, false, refs.text);
+    } finally {
+      await session.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  });
 }
