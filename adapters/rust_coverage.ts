@@ -22,7 +22,7 @@ interface Scan {
   /** The target its `#[cfg]`s were judged for. */
   target?: string;
   /** The state of each file the scan read (or found missing): a change to any means scan again. */
-  stamps: Map<string, string>;
+  stamps: Map<string, string | undefined>;
   /** Files no crate declares as a module. */
   left: string[];
   /** Files declared only under a `#[cfg]` that is off. */
@@ -121,20 +121,22 @@ async function unchanged(scan: Scan): Promise<boolean> {
   for (let i = 0; i < paths.length; i += STAT_AT_ONCE) {
     const batch = paths.slice(i, i + STAT_AT_ONCE);
     const stamps = await Promise.all(batch.map(stamp));
-    if (batch.some((path, j) => stamps[j] !== scan.stamps.get(path))) return false;
+    const same = (path: string, j: number) =>
+      stamps[j] !== undefined && stamps[j] === scan.stamps.get(path);
+    if (!batch.every(same)) return false;
   }
   return true;
 }
 
 const STAT_AT_ONCE = 64;
 
-/** A file's identity and state; a file that cannot be looked at never matches. */
-async function stamp(path: string): Promise<string> {
+/** A file's identity and state; undefined (never the same) where it cannot be looked at. */
+async function stamp(path: string): Promise<string | undefined> {
   try {
     const info = await Deno.stat(path);
     return `${info.ino}/${info.size}/${info.mtime?.getTime()}/${info.ctime?.getTime()}`;
   } catch (error) {
-    return error instanceof Deno.errors.NotFound ? "missing" : `unknown ${Math.random()}`;
+    return error instanceof Deno.errors.NotFound ? "missing" : undefined;
   }
 }
 
@@ -144,7 +146,7 @@ async function unreached(
   files: readonly string[],
   target: CfgTarget | undefined,
 ): Promise<Scan> {
-  const stamps = new Map<string, string>();
+  const stamps = new Map<string, string | undefined>();
   const read = async (path: string) => {
     stamps.set(path, await stamp(path));
     return await context.readText(path);
@@ -184,16 +186,20 @@ async function unreached(
   return scan;
 }
 
+/** Cargo's auto-discovered targets, root-relative. */
+const AUTO_TARGETS = new RegExp(
+  "^(?:src/lib\\.rs|src/main\\.rs|build\\.rs|" +
+    "(?:src/bin|tests|examples|benches)/(?:[^/]+\\.rs|[^/]+/main\\.rs))$",
+);
+
 /**
  * A package's crate roots: Cargo's target auto-discovery (src/lib.rs, src/main.rs, src/bin/,
  * tests/, examples/, benches/, build.rs), and every .rs path Cargo.toml names (`[lib]`, `[[bin]]`,
  * `build`, ...). A target Cargo.toml turns off (`autobins = false`) still counts: never missed.
  */
 export function crateRoots(root: string, files: readonly string[], manifest: string): string[] {
-  const auto =
-    /^(?:src\/(?:lib|main)\.rs|build\.rs|src\/bin\/[^/]+\.rs|src\/bin\/[^/]+\/main\.rs|(?:tests|examples|benches)\/[^/]+\.rs|(?:tests|examples|benches)\/[^/]+\/main\.rs)$/;
   const roots = files.filter((file) =>
-    file.startsWith(root + "/") && auto.test(file.slice(root.length + 1))
+    file.startsWith(root + "/") && AUTO_TARGETS.test(file.slice(root.length + 1))
   );
   for (const line of manifest.split("\n")) {
     // TOML strings on one line; a # outside them starts a comment.
