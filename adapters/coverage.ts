@@ -6,6 +6,7 @@ import { clangdCoverage } from "./clangd_coverage.ts";
 import { denoCoverage } from "./deno_coverage.ts";
 import { goplsCoverage } from "./gopls_coverage.ts";
 import { pyrightCoverage } from "./pyright_coverage.ts";
+import { rustAnalyzerCoverage } from "./rust_coverage.ts";
 import { tsserverCoverage } from "./typescript_coverage.ts";
 
 /** What a coverage hook is given: one project and the server that serves it. */
@@ -48,4 +49,5 @@ export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   deno: denoCoverage,
   clangd: clangdCoverage,
   gopls: goplsCoverage,
+  "rust-analyzer": rustAnalyzerCoverage,
 };

@@ -447,8 +447,12 @@ export function registersTest(needsRustAnalyzer: boolean): boolean {
 
 /** The tests that need rust-analyzer: their files, and a `deno test --filter` naming them. */
 export const RUST_TESTS = {
-  files: ["tests/conformance/conformance_test.ts", "tests/security/hostile_repo_test.ts"],
-  filter: "/^(conformance: rust-analyzer|hostile Rust repo)/",
+  files: [
+    "tests/conformance/conformance_test.ts",
+    "tests/security/hostile_repo_test.ts",
+    "tests/integration/rust_coverage_test.ts",
+  ],
+  filter: "/^(conformance: rust-analyzer|hostile Rust repo|rust-analyzer: )/",
 };
 
 if (import.meta.main && Deno.args[0] === "rust-analyzer") {
