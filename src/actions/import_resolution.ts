@@ -5,7 +5,6 @@
 // the project root, `src/` and the importer's folder. Issue 17: `import { f } from "a"` under
 // `"baseUrl": "src"` was not seen as importing src/a.ts, and a what-if called itself complete.
 // Every file is read through the workspace boundary: a config or package outside it is not read.
-import { builtinModules } from "node:module";
 import { dirname, join, normalize } from "node:path";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
 import {
@@ -38,7 +37,14 @@ const SOURCE_FOR: Record<string, string[]> = {
 };
 const MAX_PACKAGES = 500;
 const MANIFEST = /\/(?:package\.json|deno\.jsonc?)$/;
-const BUILTINS = new Set(builtinModules);
+/**
+ * Node's built-in module names, loaded on first use: node:module brings Deno's CommonJS loader,
+ * which every session would otherwise pay at start for what only a what-if asks.
+ */
+let builtins: Promise<ReadonlySet<string>> | undefined;
+function nodeBuiltins(): Promise<ReadonlySet<string>> {
+  return builtins ??= import("node:module").then((m) => new Set(m.builtinModules));
+}
 
 interface Package {
   dir: string;
@@ -114,7 +120,9 @@ export class ImportResolver {
       return { kind: "unresolved", within: own.pkg.dir };
     }
     // A project file mapped by the name wins over a Node built-in's declaration (src/path.ts).
-    if (this.ambient.has(specifier) || BUILTINS.has(specifier)) return { kind: "outside" };
+    if (this.ambient.has(specifier) || (await nodeBuiltins()).has(specifier)) {
+      return { kind: "outside" };
+    }
     return { kind: "unresolved" };
   }
 
