@@ -1,5 +1,5 @@
 import type { Adapter } from "./servers/adapter.ts";
-import { ACTIONS } from "./actions/table.ts";
+import { ACTION_NAMES, loadAction } from "./actions/lazy_table.ts";
 import { answerIn, errorIn, readDialect, type Reading } from "./actions/dialects.ts";
 import type { ActionContext, ActionNote, SessionFacts } from "./actions/types.ts";
 import { LspGateError, toLspGateError } from "./errors.ts";
@@ -201,15 +201,15 @@ export class Session {
       if (typeof name !== "string") {
         throw new LspGateError(
           "INVALID_INPUT",
-          `the request has no action; one of: ${[...ACTIONS.keys(), "cancel"].join(", ")}`,
+          `the request has no action; one of: ${[...ACTION_NAMES, "cancel"].join(", ")}`,
         );
       }
       if (name === "cancel") return this.#cancel(id, fields);
-      const action = ACTIONS.get(name);
+      const action = await loadAction(name);
       if (!action) {
         throw new LspGateError(
           "UNKNOWN_ACTION",
-          `unknown action \`${name}\`; one of: ${[...ACTIONS.keys(), "cancel"].join(", ")}`,
+          `unknown action \`${name}\`; one of: ${[...ACTION_NAMES, "cancel"].join(", ")}`,
           { action: name },
         );
       }

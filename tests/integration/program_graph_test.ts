@@ -57,6 +57,15 @@ Deno.test("serving in-process loads jsonc-parser and the config's schema only wh
   }
 });
 
+Deno.test("a session loads each action's module when a request first names it", async () => {
+  const loaded = await staticClosure("src/session.ts");
+  const actions = loaded.filter((m) =>
+    /^src\/actions\/(navigation|hover|symbols|diagnostics|hierarchy|edits|info|admin|table)\.ts$/
+      .test(m)
+  );
+  assert.deepEqual(actions, [], "loaded by src/session.ts's static imports");
+});
+
 Deno.test("mod.ts as a library still exports the session, adapters, config and actions", async () => {
   const lib = await import("../../mod.ts");
   assert.equal(typeof lib.Session.open, "function");
