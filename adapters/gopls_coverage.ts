@@ -10,40 +10,12 @@ import { env } from "../src/fs.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";
 
-const OS = new Set([
-  "aix",
-  "android",
-  "darwin",
-  "dragonfly",
-  "freebsd",
-  "hurd",
-  "illumos",
-  "ios",
-  "js",
-  "linux",
-  "nacl",
-  "netbsd",
-  "openbsd",
-  "plan9",
-  "solaris",
-  "wasip1",
-  "windows",
-  "zos",
-]);
-const UNIX = new Set([
-  "aix",
-  "android",
-  "darwin",
-  "dragonfly",
-  "freebsd",
-  "hurd",
-  "illumos",
-  "ios",
-  "linux",
-  "netbsd",
-  "openbsd",
-  "solaris",
-]);
+/** Go's GOOS values that count as `unix` in a build constraint. */
+const UNIX = new Set(
+  "aix android darwin dragonfly freebsd hurd illumos ios linux netbsd openbsd solaris".split(" "),
+);
+/** Every GOOS value a file name or constraint may name. */
+const OS = new Set([...UNIX, ..."js nacl plan9 wasip1 windows zos".split(" ")]);
 const ARCH = new Set(
   ("386 amd64 amd64p32 arm armbe arm64 arm64be loong64 mips mipsle mips64 mips64le mips64p32 " +
     "mips64p32le ppc ppc64 ppc64le riscv riscv64 s390 s390x sparc sparc64 wasm").split(" "),

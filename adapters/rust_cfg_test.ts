@@ -1,15 +1,7 @@
 import assert from "node:assert/strict";
-import { type CfgTarget, evaluateCfg } from "./rust_cfg.ts";
+import { evaluateCfg } from "./rust_cfg.ts";
+import { LINUX } from "../tests/helpers/rust_target.ts";
 import { tokenize } from "./rust_modules.ts";
-
-const LINUX: CfgTarget = {
-  triple: "x86_64-unknown-linux-gnu",
-  os: "linux",
-  family: "unix",
-  arch: "x86_64",
-  pointerWidth: "64",
-  endian: "little",
-};
 
 Deno.test("evaluateCfg() judges the target's cfgs and leaves features and custom cfgs unknown", () => {
   const cases: [string, boolean | undefined][] = [

@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
 import { reachedFiles, tokenize } from "./rust_modules.ts";
 import { crateRoots } from "./rust_coverage.ts";
-import type { CfgTarget } from "./rust_cfg.ts";
+import { LINUX } from "../tests/helpers/rust_target.ts";
 
 const ROOT = "/p";
-const LINUX: CfgTarget = {
-  triple: "x86_64-unknown-linux-gnu",
-  os: "linux",
-  family: "unix",
-  arch: "x86_64",
-  pointerWidth: "64",
-  endian: "little",
-};
 
 async function reach(tree: Record<string, string | undefined>, roots = ["src/lib.rs"]) {
   const files = Object.keys(tree).map((rel) => `${ROOT}/${rel}`).sort();

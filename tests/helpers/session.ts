@@ -124,3 +124,28 @@ export function sorted<T extends { file: string; line: number; column: number }>
     a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column
   );
 }
+
+/** A successful answer with what tests read of it: its text and details. */
+export interface Answered {
+  answer: Success;
+  text: string;
+  details: Record<string, unknown>;
+}
+
+/** Asserts a response succeeded: the answer, its text and its details. */
+export function answered(response: Response): Answered {
+  const answer = expectOk(response);
+  return { answer, text: textOf(answer), details: answer.details as Record<string, unknown> };
+}
+
+/** Asks `references` at `where` and asserts its locations are `expected`, in any order. */
+export async function referencesAt(
+  session: Session,
+  id: number,
+  where: { file: string; line: number; symbol: string },
+  expected: { file: string; line: number; column: number }[],
+): Promise<Answered> {
+  const refs = answered(await session.handle({ id, action: "references", ...where }));
+  assert.deepEqual(sorted(locationsOf(refs.answer)), sorted(expected), refs.text);
+  return refs;
+}

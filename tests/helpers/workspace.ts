@@ -85,3 +85,16 @@ async function copyTree(from: string, to: string): Promise<void> {
     else if (entry.isFile) await Deno.copyFile(source, target);
   }
 }
+
+/** A fresh temp folder (its real path) holding `files`, by path relative to it. */
+export async function writtenWorkspace(
+  prefix: string,
+  files: Record<string, string>,
+): Promise<string> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix }));
+  for (const [rel, text] of Object.entries(files)) {
+    await Deno.mkdir(join(root, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(root, rel), text);
+  }
+  return root;
+}

@@ -5,9 +5,8 @@
 // started is handed to it before the question.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { expectOk, locationsOf, openSession, sorted, textOf } from "../helpers/session.ts";
+import { answered, locationsOf, openSession, referencesAt, sorted } from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
-import type { Response } from "../../mod.ts";
 
 const LIB_H = "int helper(int x);\n";
 const A_C = '#include "lib.h"\n\nint helper(int x) { return x + 1; }\n\n' +
@@ -33,11 +32,6 @@ function database(root: string, sources: string[]): string {
   );
 }
 
-function ok(response: Response) {
-  const answer = expectOk(response);
-  return { answer, text: textOf(answer), details: answer.details as Record<string, unknown> };
-}
-
 /** Where `helper` is named in each file, as references should list it. */
 function helperSpots(files: Record<string, string>) {
   const at = (file: string, context: string) => ({
@@ -61,7 +55,7 @@ Deno.test("clangd, compile_commands.json leaving b.c out: references, callers, s
   const session = await openSession(ws.root, { role: "main", allowMutations: true });
   try {
     const where = { file: "a.c", line: spots.definition.line, symbol: "helper" };
-    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
+    const refs = answered(await session.handle({ id: 1, action: "references", ...where }));
     // What clangd indexed, exactly; b.c's call is the one it was not let see.
     assert.deepEqual(
       sorted(locationsOf(refs.answer)),
@@ -73,14 +67,14 @@ Deno.test("clangd, compile_commands.json leaving b.c out: references, callers, s
     assert.equal(refs.details.partialReason, reason);
     assert.match(refs.text, /Note: this answer is partial: compile_commands\.json leaves b\.c out/);
 
-    const callers = ok(await session.handle({ id: 2, action: "incoming_calls", ...where }));
+    const callers = answered(await session.handle({ id: 2, action: "incoming_calls", ...where }));
     const calls = callers.details.calls as { name: string; file: string }[];
     assert.deepEqual(calls.map((c) => [c.name, c.file]), [["use_a", "a.c"]], callers.text);
     assert.equal(callers.details.partial, true, callers.text);
     assert.equal(callers.details.partialReason, reason);
 
     // A search by name is not about one symbol: every source left out is named.
-    const symbols = ok(
+    const symbols = answered(
       await session.handle({ id: 3, action: "symbols", file: "*", query: "use_" }),
     );
     const names = (symbols.details.symbols as { name: string }[]).map((s) => s.name);
@@ -92,7 +86,7 @@ Deno.test("clangd, compile_commands.json leaving b.c out: references, callers, s
     );
 
     const rename = { ...where, new_name: "helper2" };
-    const preview = ok(await session.handle({ id: 4, action: "rename", ...rename }));
+    const preview = answered(await session.handle({ id: 4, action: "rename", ...rename }));
     assert.equal(preview.details.partial, true, preview.text);
     assert.equal(preview.details.partialReason, reason);
     for (const [id, extra] of [[5, {}], [6, { check: true }]] as const) {
@@ -114,7 +108,7 @@ Deno.test("clangd, compile_commands.json leaving b.c out: references, callers, s
       assert.equal(await Deno.readTextFile(join(ws.root, file)), text, file);
     }
 
-    const applied = ok(
+    const applied = answered(
       await session.handle({
         id: 7,
         action: "rename",
@@ -155,12 +149,12 @@ Deno.test("clangd, build/compile_commands.json listing every source: references 
   const session = await openSession(ws.root);
   try {
     const where = { file: "a.c", line: spots.definition.line, symbol: "helper" };
-    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
-    assert.deepEqual(
-      sorted(locationsOf(refs.answer)),
-      sorted([spots.definition, spots.inA, spots.inB, spots.declaration]),
-      refs.text,
-    );
+    const refs = await referencesAt(session, 1, where, [
+      spots.definition,
+      spots.inA,
+      spots.inB,
+      spots.declaration,
+    ]);
     assert.equal(refs.details.partial, false, refs.text);
   } finally {
     await session.close();
@@ -175,21 +169,20 @@ Deno.test("clangd without compile_commands.json: a source created after it start
   const session = await openSession(ws.root);
   try {
     const where = { file: "a.c", line: spots.definition.line, symbol: "helper" };
-    const before = ok(await session.handle({ id: 1, action: "references", ...where }));
-    assert.deepEqual(
-      sorted(locationsOf(before.answer)),
-      sorted([spots.definition, spots.inA, spots.declaration]),
-      before.text,
-    );
+    const before = await referencesAt(session, 1, where, [
+      spots.definition,
+      spots.inA,
+      spots.declaration,
+    ]);
     assert.equal(before.details.partial, false, before.text);
     // clangd was handed a command for each source at start; b.c had none, and is not opened.
     await Deno.writeTextFile(join(ws.root, "b.c"), B_C);
-    const after = ok(await session.handle({ id: 2, action: "references", ...where }));
-    assert.deepEqual(
-      sorted(locationsOf(after.answer)),
-      sorted([spots.definition, spots.inA, spots.inB, spots.declaration]),
-      after.text,
-    );
+    const after = await referencesAt(session, 2, where, [
+      spots.definition,
+      spots.inA,
+      spots.inB,
+      spots.declaration,
+    ]);
     assert.equal(after.details.partial, false, after.text);
   } finally {
     await session.close();

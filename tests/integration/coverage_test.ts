@@ -5,9 +5,8 @@
 // apply on a partial answer is refused.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { expectOk, openSession, textOf } from "../helpers/session.ts";
+import { answered, openSession } from "../helpers/session.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
-import type { Response } from "../../mod.ts";
 
 const ZOD = "zod@4.6.7";
 const ATTRS = "attrs==26.1.0";
@@ -65,11 +64,6 @@ function sorted(spots: Spot[]): Spot[] {
     .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
-function ok(response: Response) {
-  const answer = expectOk(response);
-  return { text: textOf(answer), details: answer.details as Record<string, unknown> };
-}
-
 Deno.test("zod without a tsconfig.json: references and rename of util.joinValues cover every file a grep finds", async () => {
   await using zod = await unpacked((dir) => run("npm", ["pack", ZOD, "--silent"], dir));
   const util = "src/v3/helpers/util.ts";
@@ -85,10 +79,10 @@ Deno.test("zod without a tsconfig.json: references and rename of util.joinValues
       line: want.find((s) => s.file === util)!.line,
       symbol: "joinValues",
     };
-    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
+    const refs = answered(await session.handle({ id: 1, action: "references", ...where }));
     assert.deepEqual(sorted(refs.details.locations as Spot[]), want, refs.text);
     assert.equal(refs.details.partial, false, refs.text);
-    const rename = ok(
+    const rename = answered(
       await session.handle({ id: 2, action: "rename", ...where, new_name: "joinAll" }),
     );
     const changes = rename.details.changes as { file: string; edits: unknown[] }[];
@@ -100,7 +94,7 @@ Deno.test("zod without a tsconfig.json: references and rename of util.joinValues
     assert.equal(rename.details.partial, false, rename.text);
     assert.match(rename.text, /6 edits in 3 files/);
     // Its callers are in the other two files the grep names.
-    const callers = ok(await session.handle({ id: 3, action: "incoming_calls", ...where }));
+    const callers = answered(await session.handle({ id: 3, action: "incoming_calls", ...where }));
     const calls = callers.details.calls as { file: string; callSites: unknown[] }[];
     assert.deepEqual(
       [...new Set(calls.map((c) => c.file))].sort(),
@@ -135,14 +129,14 @@ Deno.test("attrs' [tool.pyright] include: workspace symbols, references and rena
     // The folders with most files left out are named first: tests/ and src/.
     const reason =
       /pyproject\.toml's \[tool\.pyright\] include leaves (tests\/, src\/|src\/, tests\/), .* out/;
-    const symbols = ok(
+    const symbols = answered(
       await session.handle({ id: 1, action: "symbols", file: "*", query: "instance_of" }),
     );
     assert.equal(symbols.details.partial, true, symbols.text);
     assert.match(String(symbols.details.partialReason), reason);
     assert.match(symbols.text, reason);
     const where = { file: validators, line, symbol: "instance_of" };
-    const refs = ok(await session.handle({ id: 2, action: "references", ...where }));
+    const refs = answered(await session.handle({ id: 2, action: "references", ...where }));
     // The tests use it too: a grep finds them, pyright was not let see them.
     const inTests = await grep(attrs.root, "tests", ".py", "instance_of");
     assert.ok(inTests.length > 0);
@@ -151,10 +145,10 @@ Deno.test("attrs' [tool.pyright] include: workspace symbols, references and rena
     assert.equal(refs.details.partial, true, refs.text);
     assert.match(String(refs.details.partialReason), reason);
     assert.match(refs.text, /Note: this answer is partial: pyproject\.toml's/);
-    const callers = ok(await session.handle({ id: 6, action: "incoming_calls", ...where }));
+    const callers = answered(await session.handle({ id: 6, action: "incoming_calls", ...where }));
     assert.equal(callers.details.partial, true, callers.text);
     assert.match(String(callers.details.partialReason), reason);
-    const preview = ok(
+    const preview = answered(
       await session.handle({ id: 3, action: "rename", ...where, new_name: "is_instance" }),
     );
     assert.equal(preview.details.partial, true, preview.text);
@@ -172,7 +166,7 @@ Deno.test("attrs' [tool.pyright] include: workspace symbols, references and rena
       assert.match(refused.error.message, reason);
     }
     assert.equal(await Deno.readTextFile(join(attrs.root, validators)), before);
-    const applied = ok(
+    const applied = answered(
       await session.handle({
         id: 5,
         action: "rename",
@@ -201,7 +195,7 @@ Deno.test("a tsconfig.json whose include leaves tests/ out: references say parti
   const session = await openSession(ws.root, { role: "main", allowMutations: true });
   try {
     const where = { file: "src/format.ts", query: "formatPrice" };
-    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
+    const refs = answered(await session.handle({ id: 1, action: "references", ...where }));
     assert.equal(refs.details.partial, true, refs.text);
     assert.equal(refs.details.partialReason, "tsconfig.json's include leaves tests/ out");
     const found = refs.details.locations as Spot[];
@@ -242,7 +236,7 @@ Deno.test("implementation without a tsconfig.json: every class implementing the 
   const session = await openSession(root);
   try {
     // shape.ts imports nothing: tsserver's project of it alone holds no implementation.
-    const impl = ok(
+    const impl = answered(
       await session.handle({
         id: 1,
         action: "implementation",

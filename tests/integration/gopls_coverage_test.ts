@@ -5,9 +5,8 @@
 // needs allow_partial.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { expectOk, locationsOf, openSession, sorted, textOf } from "../helpers/session.ts";
+import { answered, openSession, referencesAt } from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
-import type { Response } from "../../mod.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/m\n\ngo 1.22\n",
@@ -26,11 +25,6 @@ const FILES: Record<string, string> = {
   "other_windows.go": "package m\n\nfunc other() int { return 1 }\n",
 };
 
-function ok(response: Response) {
-  const answer = expectOk(response);
-  return { answer, text: textOf(answer), details: answer.details as Record<string, unknown> };
-}
-
 Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) make references, callers and rename partial with the reason; an apply needs allow_partial", async () => {
   // The reason names the build gopls loads: this host's.
   assert.equal(Deno.build.os, "linux", "the files left out are chosen for a Linux host");
@@ -47,21 +41,16 @@ Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) m
   try {
     const greet = at("greet.go", "func Greet(", "Greet");
     const where = { file: "greet.go", line: greet.line, symbol: "Greet" };
-    const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
-    assert.deepEqual(
-      sorted(locationsOf(refs.answer)),
-      sorted([
-        greet,
-        at("greet.go", 'Greet("a")', "Greet"),
-        at("greet_test.go", 'Greet("b")', "Greet"),
-      ]),
-      refs.text,
-    );
+    const refs = await referencesAt(session, 1, where, [
+      greet,
+      at("greet.go", 'Greet("a")', "Greet"),
+      at("greet_test.go", 'Greet("b")', "Greet"),
+    ]);
     assert.equal(refs.details.partial, true, refs.text);
     assert.equal(refs.details.partialReason, reason);
     assert.match(refs.text, /Note: this answer is partial: gopls's build/);
 
-    const callers = ok(await session.handle({ id: 2, action: "incoming_calls", ...where }));
+    const callers = answered(await session.handle({ id: 2, action: "incoming_calls", ...where }));
     const calls = callers.details.calls as { name: string; file: string }[];
     assert.deepEqual(
       calls.map((c) => [c.name, c.file]).sort(),
@@ -72,20 +61,11 @@ Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) m
 
     // A name no file left out holds: the answer is complete.
     const farewell = at("greet.go", "func Farewell(", "Farewell");
-    const bye = ok(
-      await session.handle({
-        id: 3,
-        action: "references",
-        file: "greet.go",
-        line: farewell.line,
-        symbol: "Farewell",
-      }),
-    );
-    assert.deepEqual(
-      sorted(locationsOf(bye.answer)),
-      sorted([farewell, at("greet_test.go", "Farewell()", "Farewell")]),
-      bye.text,
-    );
+    const bye = await referencesAt(session, 3, {
+      file: "greet.go",
+      line: farewell.line,
+      symbol: "Farewell",
+    }, [farewell, at("greet_test.go", "Farewell()", "Farewell")]);
     assert.equal(bye.details.partial, false, bye.text);
 
     const rename = { ...where, new_name: "Hello" };
@@ -99,7 +79,7 @@ Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) m
     for (const [file, text] of Object.entries(FILES)) {
       assert.equal(await Deno.readTextFile(join(root, file)), text, file);
     }
-    const applied = ok(
+    const applied = answered(
       await session.handle({
         id: 5,
         action: "rename",

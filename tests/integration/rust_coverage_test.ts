@@ -6,10 +6,9 @@
 // it needs allow_partial.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { expectOk, locationsOf, openSession, sorted, textOf } from "../helpers/session.ts";
+import { answered, locationsOf, openSession, referencesAt, sorted } from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
 import { ensureRustAnalyzer, registersTest } from "../tools.ts";
-import type { Response } from "../../mod.ts";
 
 const FILES: Record<string, string> = {
   "Cargo.toml": '[package]\nname = "cov"\nversion = "0.1.0"\nedition = "2021"\n\n' +
@@ -39,11 +38,6 @@ const FILES: Record<string, string> = {
   "src/stale.rs": "pub fn stale() -> i32 {\n    1\n}\n",
 };
 
-function ok(response: Response) {
-  const answer = expectOk(response);
-  return { answer, text: textOf(answer), details: answer.details as Record<string, unknown> };
-}
-
 // Needs the user's rust-analyzer: in the test runner's second pass while its first build runs.
 if (registersTest(true)) {
   Deno.test("rust-analyzer: a .rs file no crate declares as a module (or only under a #[cfg] off here) makes references, callers and rename partial with the reason; an apply needs allow_partial", async () => {
@@ -63,23 +57,18 @@ if (registersTest(true)) {
     try {
       const hello = at("src/words.rs", "pub fn hello(", "hello");
       const where = { file: "src/words.rs", line: hello.line, symbol: "hello" };
-      const refs = ok(await session.handle({ id: 1, action: "references", ...where }));
-      assert.deepEqual(
-        sorted(locationsOf(refs.answer)),
-        sorted([
-          hello,
-          at("src/lib.rs", 'words::hello("a")', "hello"),
-          at("src/nested/inner.rs", 'hello("b")', "hello"),
-          at("src/extra/far.rs", 'hello("c")', "hello"),
-          at("tests/it.rs", 'hello("e")', "hello"),
-        ]),
-        refs.text,
-      );
+      const refs = await referencesAt(session, 1, where, [
+        hello,
+        at("src/lib.rs", 'words::hello("a")', "hello"),
+        at("src/nested/inner.rs", 'hello("b")', "hello"),
+        at("src/extra/far.rs", 'hello("c")', "hello"),
+        at("tests/it.rs", 'hello("e")', "hello"),
+      ]);
       assert.equal(refs.details.partial, true, refs.text);
       assert.equal(refs.details.partialReason, reason);
       assert.match(refs.text, /Note: this answer is partial: rust-analyzer does not analyse/);
 
-      const callers = ok(await session.handle({ id: 2, action: "incoming_calls", ...where }));
+      const callers = answered(await session.handle({ id: 2, action: "incoming_calls", ...where }));
       const calls = callers.details.calls as { name: string; file: string }[];
       assert.deepEqual(
         calls.map((c) => [c.name, c.file]).sort(),
@@ -94,7 +83,7 @@ if (registersTest(true)) {
       assert.equal(callers.details.partialReason, reason);
 
       // Asked from the orphan itself, rust-analyzer finds nothing: said partial, not "nothing".
-      const fromOrphan = ok(
+      const fromOrphan = answered(
         await session.handle({
           id: 7,
           action: "references",
@@ -108,20 +97,11 @@ if (registersTest(true)) {
 
       // A name no orphan file holds: the answer is complete.
       const farewell = at("src/words.rs", "pub fn farewell(", "farewell");
-      const bye = ok(
-        await session.handle({
-          id: 3,
-          action: "references",
-          file: "src/words.rs",
-          line: farewell.line,
-          symbol: "farewell",
-        }),
-      );
-      assert.deepEqual(
-        sorted(locationsOf(bye.answer)),
-        sorted([farewell, at("tests/it.rs", "farewell()", "farewell")]),
-        bye.text,
-      );
+      const bye = await referencesAt(session, 3, {
+        file: "src/words.rs",
+        line: farewell.line,
+        symbol: "farewell",
+      }, [farewell, at("tests/it.rs", "farewell()", "farewell")]);
       assert.equal(bye.details.partial, false, bye.text);
 
       // Files declared under a #[cfg] that is off (the host's; a feature's, which rust-analyzer is
@@ -129,27 +109,18 @@ if (registersTest(true)) {
       const inactive = "src/fancy.rs, src/win.rs (declared under a #[cfg] its build turns off)";
       const off = `rust-analyzer does not analyse ${inactive}`;
       const wave = at("src/words.rs", "pub fn wave(", "wave");
-      const waves = ok(
-        await session.handle({
-          id: 10,
-          action: "references",
-          file: "src/words.rs",
-          line: wave.line,
-          symbol: "wave",
-        }),
-      );
-      assert.deepEqual(
-        sorted(locationsOf(waves.answer)),
-        sorted([wave, at("src/lib.rs", "words::wave()", "wave")]),
-        waves.text,
-      );
+      const waves = await referencesAt(session, 10, {
+        file: "src/words.rs",
+        line: wave.line,
+        symbol: "wave",
+      }, [wave, at("src/lib.rs", "words::wave()", "wave")]);
       assert.equal(waves.details.partialReason, off, waves.text);
 
       // Workspace symbols name every file rust-analyzer does not analyse.
       const both =
         "rust-analyzer does not analyse src/orphan.rs, src/stale.rs (no crate declares " +
         "them as modules)";
-      const symbols = ok(
+      const symbols = answered(
         await session.handle({ id: 4, action: "symbols", file: "*", query: "orphan" }),
       );
       assert.equal(symbols.details.partial, true, symbols.text);
@@ -171,7 +142,7 @@ if (registersTest(true)) {
       for (const [file, text] of Object.entries(FILES)) {
         assert.equal(await Deno.readTextFile(join(root, file)), text, file);
       }
-      const applied = ok(
+      const applied = answered(
         await session.handle({
           id: 6,
           action: "rename",
@@ -199,13 +170,13 @@ if (registersTest(true)) {
 
       // Once lib.rs declares it (an edit in place: the file list is kept), it is judged again:
       // only stale.rs is left out.
-      const again = ok(
+      const again = answered(
         await session.handle({ id: 9, action: "symbols", file: "*", query: "orphan" }),
       );
       assert.ok(String(again.details.partialReason).includes(both), again.text);
       const lib = await Deno.readTextFile(join(root, "src/lib.rs"));
       await Deno.writeTextFile(join(root, "src/lib.rs"), `mod orphan;\n${lib}`);
-      const declared = ok(
+      const declared = answered(
         await session.handle({ id: 8, action: "symbols", file: "*", query: "orphan" }),
       );
       assert.equal(declared.details.partial, true, declared.text);
@@ -253,7 +224,7 @@ if (registersTest(true)) {
     const session = await openSession(root, { role: "main" });
     try {
       const hello = at("src/words.rs", "pub fn hello(");
-      const refs = ok(
+      const refs = answered(
         await session.handle({
           id: 1,
           action: "references",

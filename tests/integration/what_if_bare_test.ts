@@ -3,6 +3,7 @@
 // Python src layout) has its new error listed; a bare name lspgate cannot resolve that may name
 // the changed file makes the answer complete: false, naming it, instead of "0 new diagnostics".
 import assert from "node:assert/strict";
+import { writtenWorkspace } from "../helpers/workspace.ts";
 import { join } from "node:path";
 import { expectOk, openSession, textOf } from "../helpers/session.ts";
 
@@ -28,21 +29,12 @@ const A_AFTER = 'export function f(): string {\n  return "one";\n}\n';
 const USE = (specifier: string) =>
   `import { f } from "${specifier}";\n\nexport const n: number = f();\n`;
 
-async function workspace(files: Record<string, string>): Promise<string> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-bare-" }));
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(root, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(root, rel), text);
-  }
-  return root;
-}
-
 async function whatIf(
   files: Record<string, string>,
   changed: string,
   proposed: string,
 ): Promise<{ whatIf: WhatIf; text: string }> {
-  const root = await workspace(files);
+  const root = await writtenWorkspace("lspgate-bare-", files);
   const session = await openSession(root, { role: "subagent" });
   try {
     const answer = expectOk(

@@ -3,6 +3,7 @@
 // it imported in a statement of its own or lists it in __all__), lists c's new error; and
 // where there are more importers than are checked, complete is false and the answer names them.
 import assert from "node:assert/strict";
+import { writtenWorkspace } from "../helpers/workspace.ts";
 import { join } from "node:path";
 import { expectOk, openSession, textOf } from "../helpers/session.ts";
 
@@ -24,15 +25,6 @@ const TSCONFIG = JSON.stringify({
   },
   include: ["src"],
 });
-
-async function workspace(files: Record<string, string>): Promise<string> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-barrel-" }));
-  for (const [rel, text] of Object.entries(files)) {
-    await Deno.mkdir(join(root, rel, ".."), { recursive: true });
-    await Deno.writeTextFile(join(root, rel), text);
-  }
-  return root;
-}
 
 interface Case {
   name: string;
@@ -101,7 +93,7 @@ const CASES: Case[] = [
 
 for (const c of CASES) {
   Deno.test(`what-if through a re-export (${c.name}): the importer's new error is listed`, async () => {
-    const root = await workspace(c.files);
+    const root = await writtenWorkspace("lspgate-barrel-", c.files);
     const session = await openSession(root, { role: "subagent" });
     try {
       const answer = expectOk(
@@ -142,7 +134,7 @@ Deno.test("what-if with more importers than it checks: complete is false and the
   for (const user of users) {
     files[user] = 'import { f } from "./index.ts";\n\nexport const n: number = f();\n';
   }
-  const root = await workspace(files);
+  const root = await writtenWorkspace("lspgate-barrel-", files);
   const session = await openSession(root, { role: "subagent" });
   try {
     const answer = expectOk(
