@@ -149,3 +149,37 @@ export async function referencesAt(
   assert.deepEqual(sorted(locationsOf(refs.answer)), sorted(expected), refs.text);
   return refs;
 }
+
+/**
+ * A rename apply on a partial answer: refused (ACTION_NOT_ALLOWED, naming `reason` and
+ * allow_partial) with every file of `files` unchanged under `root`, then applied with
+ * `allow_partial: true`; its answer.
+ */
+export async function partialRenameApplied(
+  session: Session,
+  ids: [number, number],
+  rename: Record<string, unknown>,
+  reason: string,
+  root: string,
+  files: Record<string, string>,
+): Promise<Answered> {
+  const refused = await session.handle({ id: ids[0], action: "rename", ...rename, apply: true });
+  assert.equal(refused.ok, false, JSON.stringify(refused));
+  if (!refused.ok) {
+    assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
+    assert.match(refused.error.message, /allow_partial: true/);
+    assert.ok(refused.error.message.includes(reason), refused.error.message);
+  }
+  for (const [file, text] of Object.entries(files)) {
+    assert.equal(await Deno.readTextFile(`${root}/${file}`), text, file);
+  }
+  return answered(
+    await session.handle({
+      id: ids[1],
+      action: "rename",
+      ...rename,
+      apply: true,
+      allow_partial: true,
+    }),
+  );
+}

@@ -5,7 +5,7 @@
 // needs allow_partial.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { answered, openSession, referencesAt } from "../helpers/session.ts";
+import { answered, openSession, partialRenameApplied, referencesAt } from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
 
 const FILES: Record<string, string> = {
@@ -69,25 +69,7 @@ Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) m
     assert.equal(bye.details.partial, false, bye.text);
 
     const rename = { ...where, new_name: "Hello" };
-    const refused = await session.handle({ id: 4, action: "rename", ...rename, apply: true });
-    assert.equal(refused.ok, false, JSON.stringify(refused));
-    if (!refused.ok) {
-      assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
-      assert.match(refused.error.message, /allow_partial: true/);
-      assert.ok(refused.error.message.includes(reason), refused.error.message);
-    }
-    for (const [file, text] of Object.entries(FILES)) {
-      assert.equal(await Deno.readTextFile(join(root, file)), text, file);
-    }
-    const applied = answered(
-      await session.handle({
-        id: 5,
-        action: "rename",
-        ...rename,
-        apply: true,
-        allow_partial: true,
-      }),
-    );
+    const applied = await partialRenameApplied(session, [4, 5], rename, reason, root, FILES);
     assert.equal(applied.details.applied, true, applied.text);
     for (const file of ["greet.go", "greet_test.go"]) {
       assert.equal(

@@ -6,7 +6,14 @@
 // it needs allow_partial.
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { answered, locationsOf, openSession, referencesAt, sorted } from "../helpers/session.ts";
+import {
+  answered,
+  locationsOf,
+  openSession,
+  partialRenameApplied,
+  referencesAt,
+  sorted,
+} from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
 import { ensureRustAnalyzer, registersTest } from "../tools.ts";
 
@@ -132,25 +139,7 @@ if (registersTest(true)) {
       );
 
       const rename = { ...where, new_name: "greet" };
-      const refused = await session.handle({ id: 5, action: "rename", ...rename, apply: true });
-      assert.equal(refused.ok, false, JSON.stringify(refused));
-      if (!refused.ok) {
-        assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
-        assert.match(refused.error.message, /allow_partial: true/);
-        assert.ok(refused.error.message.includes(reason), refused.error.message);
-      }
-      for (const [file, text] of Object.entries(FILES)) {
-        assert.equal(await Deno.readTextFile(join(root, file)), text, file);
-      }
-      const applied = answered(
-        await session.handle({
-          id: 6,
-          action: "rename",
-          ...rename,
-          apply: true,
-          allow_partial: true,
-        }),
-      );
+      const applied = await partialRenameApplied(session, [5, 6], rename, reason, root, FILES);
       assert.equal(applied.details.applied, true, applied.text);
       for (
         const file of ["src/words.rs", "src/lib.rs", "src/nested/inner.rs", "src/extra/far.rs"]
