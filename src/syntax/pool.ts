@@ -42,6 +42,12 @@ const GRACE_MS = 250;
  * waiting for a Worker and loading a grammar do not grow with a crafted input.
  */
 const ENDING_MS = 1_000;
+/**
+ * How long after the end of its caller's input any job may still take, waiting included: crafted
+ * files queued behind one another would otherwise each get ENDING_MS once they start, and EOF
+ * would take (files ÷ Workers) seconds.
+ */
+const ENDED_MS = 1_500;
 
 interface Job {
   id: number;
@@ -61,8 +67,8 @@ interface Job {
   /** The caller's input ended: parsing is cut to ENDING_MS. */
   ending?: boolean;
   onEnding?: () => void;
-  /** Its deadline was brought forward by the end of input. */
-  cut?: boolean;
+  /** Its deadline was brought forward by the end of input: by how much it had from then. */
+  cut?: number;
 }
 
 interface Slot {
@@ -99,7 +105,7 @@ export class SyntaxPool {
       entry.timer = setTimeout(() => this.#fail(entry, timedOut(entry)), timeoutMs + GRACE_MS);
       if (options.ending) {
         entry.onEnding = () => this.#hurry(entry);
-        if (options.ending.aborted) entry.ending = true;
+        if (options.ending.aborted) this.#hurry(entry);
         else options.ending.addEventListener("abort", entry.onEnding, { once: true });
       }
       this.#queue.push(entry);
@@ -199,7 +205,7 @@ export class SyntaxPool {
       entry.stages.push([message.reached, performance.now() - entry.submitted]);
       if (message.reached === "parse" || message.reached === "rename") {
         entry.parsing = performance.now();
-        if (entry.ending) this.#cut(entry);
+        if (entry.ending) this.#cut(entry, ENDING_MS);
         if (this.#queue.length) this.#pump();
       }
       return;
@@ -233,20 +239,25 @@ export class SyntaxPool {
     this.#pump();
   }
 
-  /** The caller's input ended: a job already parsing has ENDING_MS more, one to come from then. */
+  /**
+   * The caller's input ended: a job already parsing has ENDING_MS more, one to come from then, and
+   * none more than ENDED_MS in all.
+   */
   #hurry(entry: Job): void {
     entry.ending = true;
-    if (entry.parsing !== undefined) this.#cut(entry);
+    this.#cut(entry, ENDED_MS);
+    if (entry.parsing !== undefined) this.#cut(entry, ENDING_MS);
   }
 
-  #cut(entry: Job): void {
-    const by = performance.now() + ENDING_MS;
+  /** Brings the job's deadline forward to `ms` from now, where that is sooner. */
+  #cut(entry: Job, ms: number): void {
+    const by = performance.now() + ms;
     if (by >= entry.deadline) return;
     entry.deadline = by;
-    entry.cut = true;
+    entry.cut = ms;
     clearTimeout(entry.timer);
     // The Worker was given the old budget: ending it is what stops the parse.
-    entry.timer = setTimeout(() => this.#fail(entry, timedOut(entry)), ENDING_MS);
+    entry.timer = setTimeout(() => this.#fail(entry, timedOut(entry)), ms);
   }
 
   #settle(entry: Job, settle: () => void): void {
@@ -284,15 +295,15 @@ export const syntaxPool: SyntaxPool = new SyntaxPool();
 function timedOut(entry: Job): LspGateError {
   const { job, options } = entry;
   const what = `${options.file ?? "the file"}'s ${languageName(job.language)} syntax`;
-  const when = entry.cut
-    ? `within ${ENDING_MS} ms of the end of input (EOF cuts a parse short)`
+  const when = entry.cut !== undefined
+    ? `within ${entry.cut} ms of the end of input (EOF cuts a parse short)`
     : `within ${options.timeoutMs} ms`;
   return new LspGateError(
     "TIMEOUT",
     `${what} was not ready ${when}: ${progress(entry)}.`,
     {
       timeoutMs: options.timeoutMs,
-      ...(entry.cut ? { endOfInput: true } : {}),
+      ...(entry.cut !== undefined ? { endOfInput: true } : {}),
       stage: entry.stages.at(-1)?.[0] ?? "waiting",
       ...(options.file ? { file: options.file } : {}),
     },
