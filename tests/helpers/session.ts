@@ -163,13 +163,10 @@ export async function partialRenameApplied(
   root: string,
   files: Record<string, string>,
 ): Promise<Answered> {
-  const refused = await session.handle({ id: ids[0], action: "rename", ...rename, apply: true });
-  assert.equal(refused.ok, false, JSON.stringify(refused));
-  if (!refused.ok) {
-    assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
-    assert.match(refused.error.message, /allow_partial: true/);
-    assert.ok(refused.error.message.includes(reason), refused.error.message);
-  }
+  refusedAsPartial(
+    await session.handle({ id: ids[0], action: "rename", ...rename, apply: true }),
+    reason,
+  );
   for (const [file, text] of Object.entries(files)) {
     assert.equal(await Deno.readTextFile(`${root}/${file}`), text, file);
   }
@@ -182,4 +179,14 @@ export async function partialRenameApplied(
       allow_partial: true,
     }),
   );
+}
+
+/** Asserts an apply was refused for a partial answer: ACTION_NOT_ALLOWED naming `reason`. */
+export function refusedAsPartial(response: Response, reason: string): void {
+  assert.equal(response.ok, false, JSON.stringify(response));
+  if (!response.ok) {
+    assert.equal(response.error.code, "ACTION_NOT_ALLOWED");
+    assert.match(response.error.message, /allow_partial: true/);
+    assert.ok(response.error.message.includes(reason), response.error.message);
+  }
 }
