@@ -1,12 +1,7 @@
 // A workspace's own `.lspgate.jsonc`: what a repository may set (server settings, longer
 // timeouts), never what runs, and how it is layered under the user's config.
 import { z } from "zod";
-import {
-  configSchema,
-  type LspGateConfig,
-  type ServerConfig,
-  serverSchema,
-} from "./config_schema.ts";
+import { configSchema, serverSchema } from "./config_schema.ts";
 import {
   configError,
   isObject,
