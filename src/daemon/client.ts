@@ -35,7 +35,7 @@ export class DaemonConnection {
 
   private constructor(conn: Deno.Conn) {
     this.#conn = conn;
-    this.#writer = new LineWriter(conn.writable);
+    this.#writer = new LineWriter(conn);
     this.#reading = this.#read();
   }
 
@@ -120,7 +120,7 @@ export class DaemonConnection {
 
   async #read() {
     try {
-      for await (const line of readLines(this.#conn.readable)) {
+      for await (const line of readLines(this.#conn)) {
         if (typeof line !== "string" || line.trim() === "") continue;
         let message: Record<string, unknown>;
         try {

@@ -129,14 +129,14 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
 
   const serve = async (conn: Deno.Conn) => {
     connections.add(conn);
-    const writer = new LineWriter(conn.writable);
+    const writer = new LineWriter(conn);
     const say = (value: unknown) => writer.write(JSON.stringify(value));
     let connection: ConnectionHandler | undefined;
     let hello: Hello | undefined;
     const pending = new Set<Promise<void>>();
     const helloTimer = setTimeout(() => connection || closeQuietly(conn), HELLO_TIMEOUT_MS);
     try {
-      for await (const line of readLines(conn.readable, options.maxLineChars ?? MAX_LINE_CHARS)) {
+      for await (const line of readLines(conn, options.maxLineChars ?? MAX_LINE_CHARS)) {
         lastActive = Date.now();
         const max = options.maxLineChars ?? MAX_LINE_CHARS;
         if (typeof line !== "string" || line.length > max) {

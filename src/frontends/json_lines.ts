@@ -1,5 +1,5 @@
 import { type Gate, handleWithProgress } from "./gate.ts";
-import { LineWriter, readLines } from "./lines.ts";
+import { type ByteSink, type ByteSource, LineWriter, readLines } from "./lines.ts";
 
 /**
  * The primary interface: one JSON request per input line, one JSON response per output line,
@@ -8,8 +8,8 @@ import { LineWriter, readLines } from "./lines.ts";
  */
 export async function serveJsonLines(
   session: Gate,
-  input: ReadableStream<Uint8Array>,
-  output: WritableStream<Uint8Array>,
+  input: ByteSource,
+  output: ByteSink,
 ): Promise<void> {
   const writer = new LineWriter(output);
   const pending = new Set<Promise<void>>();

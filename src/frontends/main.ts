@@ -267,7 +267,7 @@ export async function main(
         // barrier folder removed (Deno's default would leave both behind).
         const unlisten = onSigterm(() => void session.close().finally(() => Deno.exit(0)));
         try {
-          await serveJsonLines(session, Deno.stdin.readable, Deno.stdout.writable);
+          await serveJsonLines(session, Deno.stdin, Deno.stdout);
         } finally {
           unlisten();
         }
