@@ -78,7 +78,7 @@ export class TextCache {
     try {
       const path = await this.workspace.resolveUri(uri);
       // Stat before reading: a write in between shows as a change the next time.
-      const info = await Deno.stat(path);
+      const info = Deno.statSync(path);
       const lines = new TextLines(await this.workspace.readText(path));
       if (reports === this.#reports) this.#keep(uri, path, lines, info);
       return lines;

@@ -42,11 +42,15 @@ export function insideError(error: unknown, input: string): LspGateError {
 
 /** Refuses a path with a name longer than a file system allows (255 bytes), before any disk access. */
 export function checkNameLengths(lexical: string, input: string): void {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: a shorter name cannot be too long (the usual
+  // case, judged without encoding every name of every request's path).
+  const safe = Math.floor(MAX_NAME_BYTES / 3);
+  if (lexical.length <= safe) return;
   const encoder = new TextEncoder();
   // Judged on the input alone: the OS would say so only for names under a folder that exists.
-  if (lexical.split("/").some((name) => encoder.encode(name).length > MAX_NAME_BYTES)) {
-    throw tooLong(input);
-  }
+  const tooLongName = (name: string) =>
+    name.length > safe && encoder.encode(name).length > MAX_NAME_BYTES;
+  if (lexical.split("/").some(tooLongName)) throw tooLong(input);
 }
 
 function tooLong(input: string): LspGateError {

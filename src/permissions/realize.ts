@@ -42,14 +42,15 @@ export function ownerOf(
  *
  * Architecture Invariant: nothing found outside the roots changes what a refusal says.
  */
-export async function realize(
+export function realize(
   lexical: string,
   input: string,
   roots: Roots,
-): Promise<{ real: string; exists: boolean }> {
+): { real: string; exists: boolean } {
   try {
-    // In the thread: realpath opens nothing (a FIFO cannot block it), and every request resolves
-    // its file; the walk below, for what does not resolve, stays asynchronous.
+    // In the thread, as the walk below: realpath, lstat and readlink open nothing (a FIFO cannot
+    // block them), and a hop to Deno's blocking pool per step cost more than the step (a missing
+    // config file looked for on every query).
     return { real: Deno.realPathSync(lexical), exists: true };
   } catch {
     // Missing, denied, a loop, a magic link (/proc/self/fd/N): the walk says which, and where.
@@ -69,7 +70,7 @@ export async function realize(
     const next = posix.join(current, part);
     let info: Deno.FileInfo;
     try {
-      info = await Deno.lstat(next);
+      info = Deno.lstatSync(next);
     } catch (error) {
       if (ownerOf(current, roots) !== undefined && error instanceof Deno.errors.NotFound) {
         // Missing from here on: no symlink can hide in what does not exist.
@@ -81,7 +82,7 @@ export async function realize(
       if (++hops > MAX_LINK_HOPS) throw failed(new Deno.errors.FilesystemLoop());
       let target: string;
       try {
-        target = await Deno.readLink(next);
+        target = Deno.readLinkSync(next);
       } catch (error) {
         throw failed(error);
       }

@@ -150,7 +150,7 @@ export class WorkspaceRoot {
       const real = await this.#again(p);
       const bytes = await readVerified(real, maxBytes, async (opened) => {
         const again = await this.#again(p);
-        if (again !== real || !sameFile(opened, await Deno.stat(again))) {
+        if (again !== real || !sameFile(opened, Deno.statSync(again))) {
           const message = `${p} changed while it was being opened; try again.`;
           throw new LspGateError("FILE_NOT_FOUND", message, { path: p });
         }
@@ -185,15 +185,24 @@ export class WorkspaceRoot {
     }
   }
 
-  async #resolveAbsolute(
+  /** Resolved in the thread (see realize), answered as a promise: a refusal is a rejection. */
+  #resolveAbsolute(
     lexical: string,
     input: string,
     options: ResolveOptions,
   ): Promise<WorkspacePath> {
+    try {
+      return Promise.resolve(this.#resolveNow(lexical, input, options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #resolveNow(lexical: string, input: string, options: ResolveOptions): WorkspacePath {
     const { mustExist = true, access = "read" } = options;
     try {
       checkNameLengths(lexical, input);
-      const { real, exists } = await realize(lexical, input, this);
+      const { real, exists } = realize(lexical, input, this);
       this.#checkContained(real, input, access);
       if (!exists && mustExist) {
         const looked = isWithin(real, this.path) && this.relative(real) !== input
