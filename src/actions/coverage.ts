@@ -1,6 +1,7 @@
 // Whether a workspace-wide answer (references, rename, implementations, incoming calls, workspace
 // symbols) covers every file of the project its server serves, or which it misses and why: an
 // agent shown a complete-looking list renames, ships, and breaks the callers it was never shown.
+import { dirname } from "node:path";
 import { z } from "zod";
 import { COVERAGE_HOOKS, type CoverageAnswer } from "../../adapters/coverage.ts";
 import { LspGateError } from "../errors.ts";
@@ -8,6 +9,8 @@ import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "../servers/adapter.ts";
 import type { QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";
+import { toFileUrl } from "../servers/uri.ts";
+import { TextCache } from "./text_cache.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
 
 export type { CoverageAnswer };
@@ -57,6 +60,11 @@ export async function projectCoverage(
       client,
       uri,
       readText: async (path) => {
+        // The project's own config files (pyproject.toml, go.mod, …), read by every question, are
+        // kept while unchanged (text_cache.ts); the sources some hooks read are not.
+        if (dirname(path) === root) {
+          return (await TextCache.of(context).linesOf(toFileUrl(path)))?.text;
+        }
         try {
           return await context.workspace.readText(await context.workspace.resolve(path));
         } catch {

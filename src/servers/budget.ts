@@ -90,6 +90,7 @@ export class BudgetPool {
   #timer?: ReturnType<typeof setInterval>;
   #checkedAt = 0;
   #checking?: Promise<void>;
+  #soon?: ReturnType<typeof setTimeout>;
   #over?: string;
 
   /** `budgetMiB` undefined: servers are measured, never stopped for memory. */
@@ -108,6 +109,8 @@ export class BudgetPool {
       if (this.#members.size === 0) {
         clearInterval(this.#timer);
         this.#timer = undefined;
+        clearTimeout(this.#soon);
+        this.#soon = undefined;
       }
     };
   }
@@ -115,6 +118,20 @@ export class BudgetPool {
   /** Why the servers are over the budget and kept so, as of the last check. */
   get over(): string | undefined {
     return this.#over;
+  }
+
+  /**
+   * After a request: a check at most once a second, on a later turn, so that reading /proc (~3 ms
+   * with a few servers) never holds back the answer being written.
+   */
+  checkSoon(): void {
+    if (this.budgetMiB === undefined || this.#soon !== undefined) return;
+    if (Date.now() - this.#checkedAt < THROTTLE_MS) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = undefined;
+      this.check();
+    }, 0);
+    Deno.unrefTimer(this.#soon);
   }
 
   /**

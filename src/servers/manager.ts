@@ -147,7 +147,7 @@ export class ServerManager {
       released = true;
       entry.inFlight--;
       entry.lastUsed = Date.now();
-      this.options.budget?.check();
+      this.options.budget?.checkSoon();
     };
     // A server already running when we came may have died unnoticed (killed between queries).
     const wasRunning = entry.state.kind === "running";
