@@ -7,7 +7,7 @@
 // tsconfig.json that includes them all.
 import { join } from "node:path";
 import { parseJsonc } from "../src/jsonc.ts";
-import { configIncludes } from "../src/actions/config_includes.ts";
+import { configIncludes, type IncludeCheck } from "../src/actions/config_includes.ts";
 import { relativeImports } from "../src/actions/importers.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 
@@ -116,6 +116,31 @@ async function handOver(context: CoverageContext, files: readonly string[]) {
   }
 }
 
+/**
+ * Per file list (the walk's, kept until a file is created or deleted) and config text, the
+ * TypeScript files the config leaves out: matching rxjs's 252 files took ~0.35 ms of every
+ * references question.
+ */
+const leftOut = new WeakMap<readonly string[], Map<string, readonly string[]>>();
+
+function leftOutBy(
+  files: readonly string[],
+  root: string,
+  text: string,
+  includes: IncludeCheck,
+): readonly string[] {
+  let byText = leftOut.get(files);
+  if (!byText) leftOut.set(files, byText = new Map());
+  let outside = byText.get(text);
+  if (!outside) {
+    outside = files.filter((file) =>
+      SOURCE.test(file) && file.startsWith(root + "/") && !includes(file.slice(root.length + 1))
+    );
+    byText.set(text, outside);
+  }
+  return outside;
+}
+
 /** Most files left out of a config that are read to see whether they import the project. */
 const MAX_READ = 200;
 /** How many of the folders left out an answer names. */
@@ -142,10 +167,7 @@ async function configured(
   const includes = await configIncludes(text);
   if (!includes) return { partial: false };
   const left = new Map<string, number>();
-  const outside = (await context.files()).filter((file) =>
-    SOURCE.test(file) && file.startsWith(context.root + "/") &&
-    !includes(file.slice(context.root.length + 1))
-  );
+  const outside = leftOutBy(await context.files(), context.root, text, includes);
   for (const [i, file] of outside.entries()) {
     // Only a file that imports the project can hold uses of it: a jest.config.ts beside src/
     // cannot. Past MAX_READ files, each is counted unread.
