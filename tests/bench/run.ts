@@ -26,6 +26,7 @@ import {
 import { overall, printScenario, summaryLine } from "./report.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { measureSyntax } from "./syntax.ts";
+import { measureRestMemory, type RestMemory } from "./rest_memory.ts";
 import { measureWorktrees, type WorktreeSide } from "./worktrees.ts";
 
 const { values } = parseArgs({
@@ -112,6 +113,15 @@ for (
 log("");
 await measureSyntax(log, { large: !quick });
 
+// Memory at rest as run from this checkout and as shipped (one bundled file).
+log("");
+let restMemory: RestMemory[] = [];
+try {
+  restMemory = await measureRestMemory(log, { rounds: quick ? 1 : 3 });
+} catch (error) {
+  log(`  memory at rest: FAILED: ${error instanceof Error ? error.message : error}`);
+}
+
 const figures = overall(results);
 const seconds = (performance.now() - started) / 1000;
 log("");
@@ -139,6 +149,7 @@ if (out) {
         figures,
         results,
         worktrees,
+        restMemory,
       },
       null,
       2,
