@@ -1,5 +1,5 @@
 import { LspGateError } from "../errors.ts";
-import { encodeMessage, FrameDecoderStream } from "./framing.ts";
+import { encodeMessage, FrameDecoder } from "./framing.ts";
 import {
   classify,
   ErrorCodes,
@@ -50,7 +50,7 @@ export class JsonRpcConnection {
   #writer?: WritableStreamDefaultWriter<Uint8Array>;
   // Each write waits for the previous one so frames never interleave.
   #writeChain: Promise<void> = Promise.resolve();
-  #reader?: ReadableStreamDefaultReader<unknown>;
+  #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #nextId = 1;
   #closeReason?: string;
   #requestHandler?: RequestHandler;
@@ -71,9 +71,8 @@ export class JsonRpcConnection {
   /** Starts reading messages from the peer. */
   listen(): void {
     if (this.#reader || this.#closeReason !== undefined) return;
-    const decoder = new FrameDecoderStream({ onJunk: this.#options.onJunk });
-    this.#reader = this.#transport.readable.pipeThrough(decoder).getReader();
-    this.#readLoop(this.#reader);
+    this.#reader = this.#transport.readable.getReader();
+    this.#readLoop(this.#reader, new FrameDecoder({ onJunk: this.#options.onJunk }));
   }
 
   /** Sends a request and resolves with its result; rejects TIMEOUT, CANCELLED, LSP_ERROR or SERVER_EXITED. */
@@ -156,14 +155,18 @@ export class JsonRpcConnection {
     this.#shutdown(reason);
   }
 
-  async #readLoop(reader: ReadableStreamDefaultReader<unknown>): Promise<void> {
+  async #readLoop(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    decoder: FrameDecoder,
+  ): Promise<void> {
     let reason = "stream ended";
     try {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        this.#dispatch(value);
+        decoder.push(value, (message) => this.#dispatch(message));
       }
+      decoder.finish();
     } catch (error) {
       reason = `read failed: ${errorMessage(error)}`;
     }

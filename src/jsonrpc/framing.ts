@@ -47,7 +47,12 @@ export class FrameDecoderStream extends TransformStream<Uint8Array, unknown> {
   }
 }
 
-class FrameDecoder {
+/**
+ * The parser behind FrameDecoderStream, for a reader that pushes chunks itself: a connection
+ * dispatches each message as its chunk is parsed, without a TransformStream's enqueue and read per
+ * chunk on the way (~0.1 ms of stream machinery per server answer, profiled).
+ */
+export class FrameDecoder {
   readonly #onJunk?: (text: string) => void;
   readonly #maxMessageBytes: number;
   // Bytes before a complete header block: a partial header or junk.
@@ -58,12 +63,13 @@ class FrameDecoder {
   #body?: Uint8Array;
   #bodyFilled = 0;
 
-  constructor(options: FrameDecoderOptions) {
+  constructor(options: FrameDecoderOptions = {}) {
     this.#onJunk = options.onJunk;
     this.#maxMessageBytes = options.maxMessageBytes ??
       DEFAULT_MAX_MESSAGE_BYTES;
   }
 
+  /** Parses what `chunk` completes, calling `emit` with each message in order. */
   push(chunk: Uint8Array, emit: (message: unknown) => void): void {
     const offset = this.#body ? this.#fillBody(chunk, emit) : 0;
     if (offset === chunk.length) return;
@@ -76,6 +82,7 @@ class FrameDecoder {
     }
   }
 
+  /** The stream ended: what is left (a truncated frame, junk) is reported as junk. */
   finish(): void {
     if (this.#body) this.#junk(this.#body.subarray(0, this.#bodyFilled));
     this.#junk(this.#pending.view());
