@@ -7,10 +7,10 @@ import { COVERAGE_HOOKS, type CoverageAnswer } from "../../adapters/coverage.ts"
 import { LspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "../servers/adapter.ts";
-import type { QueryDocument } from "./document.ts";
-import type { ActionContext } from "./types.ts";
 import { toFileUrl } from "../servers/uri.ts";
+import type { QueryDocument } from "./document.ts";
 import { TextCache } from "./text_cache.ts";
+import type { ActionContext } from "./types.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
 
 export type { CoverageAnswer };
