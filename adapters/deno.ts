@@ -23,6 +23,9 @@ export const denoAdapter: Adapter = {
   priority: 20,
   installHint: "Install Deno: `npm install -g deno` (or see https://docs.deno.com).",
   readiness: "immediate",
+  // tower-lsp serves 4 requests at once and reads nothing more meanwhile, so the answer to its own
+  // workspace/configuration must never wait behind 4 of ours (see ClientOptions).
+  maxRequestsInFlight: 3,
   initializationOptions: settings,
   settings: { deno: settings },
   // The upgrade check reaches the network, which a sandbox has not.

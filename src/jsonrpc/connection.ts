@@ -18,6 +18,11 @@ export interface ConnectionOptions {
   onJunk?: (text: string) => void;
   /** A name for this connection, put in error data. */
   name?: string;
+  /**
+   * Most requests sent and unanswered at once; more wait here, in order, for a free slot (their
+   * timeouts and cancels apply while they wait). Unset: no limit.
+   */
+  maxInFlight?: number;
 }
 
 /** Options of {@linkcode JsonRpcConnection.sendRequest}. */
@@ -53,6 +58,10 @@ export class JsonRpcConnection {
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #nextId = 1;
   #closeReason?: string;
+  /** Ids of requests written and not yet answered, abandoned or failed (see maxInFlight). */
+  readonly #sent = new Set<number>();
+  /** Requests waiting for a slot, in the order they were asked. */
+  readonly #waiting: { id: number; send: () => void }[] = [];
   #requestHandler?: RequestHandler;
   #notificationHandler?: NotificationHandler;
 
@@ -114,12 +123,18 @@ export class JsonRpcConnection {
       });
       // A failed write closes the connection; this request never reached the peer, and says so
       // (data.notSent) so a caller may ask a restarted peer without asking twice.
-      this.#write(frame, (reason) => {
-        const error = this.#closedError(method, reason);
-        this.#take(id)?.reject(
-          new LspGateError(error.code, error.message, { ...error.data, notSent: true }),
-        );
-      }).catch(() => {});
+      const send = () => {
+        this.#sent.add(id);
+        this.#write(frame, (reason) => {
+          const error = this.#closedError(method, reason);
+          this.#take(id)?.reject(
+            new LspGateError(error.code, error.message, { ...error.data, notSent: true }),
+          );
+        }).catch(() => {});
+      };
+      const max = this.#options.maxInFlight;
+      if (max === undefined || this.#sent.size < max) send();
+      else this.#waiting.push({ id, send });
     });
   }
 
@@ -235,10 +250,12 @@ export class JsonRpcConnection {
 
   /** Rejects a pending request locally and tells the peer it may stop working on it. */
   #abandon(id: number, error: LspGateError): void {
+    const wasSent = this.#sent.has(id);
     const pending = this.#take(id);
     if (!pending) return;
     pending.reject(error);
-    if (this.#closeReason !== undefined) return;
+    // One still waiting for a slot never reached the peer: nothing to cancel there.
+    if (this.#closeReason !== undefined || !wasSent) return;
     const cancel = {
       jsonrpc: "2.0",
       method: "$/cancelRequest",
@@ -252,7 +269,17 @@ export class JsonRpcConnection {
     if (!pending) return undefined;
     this.#pending.delete(id);
     pending.dispose();
+    if (this.#sent.delete(id)) this.#sendWaiting();
     return pending;
+  }
+
+  /** Sends the requests waiting for a slot while slots are free (those given up meanwhile are skipped). */
+  #sendWaiting(): void {
+    const max = this.#options.maxInFlight ?? Infinity;
+    while (this.#sent.size < max && this.#waiting.length > 0) {
+      const next = this.#waiting.shift()!;
+      if (this.#pending.has(next.id) && this.#closeReason === undefined) next.send();
+    }
   }
 
   #write(frame: Uint8Array, onFail?: (reason: string) => void): Promise<void> {

@@ -267,3 +267,45 @@ Deno.test("junk from the peer is reported and the connection keeps working", asy
   await client.closed;
   await serverSide.readable.cancel();
 });
+
+Deno.test("maxInFlight: at most that many requests reach the peer unanswered; the rest wait, in order, and one cancelled while waiting is never sent", async () => {
+  await using pair = connect({ maxInFlight: 2 });
+  const arrived: number[] = [];
+  const answer: (() => void)[] = [];
+  pair.server.onRequest((_method, params) =>
+    new Promise((resolve) => {
+      const n = (params as { n: number }).n;
+      arrived.push(n);
+      answer.push(() => resolve(n));
+    })
+  );
+  const cancel = new AbortController();
+  const asked = [1, 2, 3, 4, 5].map((n) =>
+    pair.client.sendRequest("work", { n }, n === 4 ? { signal: cancel.signal } : {})
+  );
+  const settled = asked.map((p) => p.then((v) => v, (e) => e));
+  const until = async (length: number) => {
+    for (let i = 0; i < 100 && arrived.length < length; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  await until(2);
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(arrived, [1, 2], "only two reach the peer before an answer");
+  cancel.abort();
+  assert.ok(hasCode("CANCELLED")(await settled[3]));
+  answer.shift()!();
+  await until(3);
+  assert.deepEqual(arrived, [1, 2, 3]);
+  answer.shift()!();
+  await until(4);
+  // The cancelled request (4) was skipped: 5 took its turn.
+  assert.deepEqual(arrived, [1, 2, 3, 5]);
+  for (const reply of answer.splice(0)) reply();
+  assert.deepEqual(await Promise.all([settled[0], settled[1], settled[2], settled[4]]), [
+    1,
+    2,
+    3,
+    5,
+  ]);
+});

@@ -65,7 +65,11 @@ export class LspClient {
     this.#process = spawnServer(options.process, options.installHint);
     this.#connection = new JsonRpcConnection(
       { readable: this.#process.stdout, writable: this.#process.stdin },
-      { defaultTimeoutMs: options.requestTimeoutMs, name: options.serverName },
+      {
+        defaultTimeoutMs: options.requestTimeoutMs,
+        name: options.serverName,
+        maxInFlight: options.maxRequestsInFlight,
+      },
     );
     this.#connection.onRequest((method, params) => {
       this.#hang.heard();

@@ -64,6 +64,13 @@ export interface ClientOptions {
    * first open) and end, whatever else the server publishes meanwhile.
    */
   indexProgressToken?: string;
+  /**
+   * Most requests sent to the server and unanswered at once (more wait in lspgate). For a server
+   * that reads no further message while its request slots are full: tower-lsp's (deno lsp), which
+   * asks `workspace/configuration` after `initialized` and waits for the answer, deadlocked behind
+   * a burst of requests written before that answer (load_test, 200 at once: 185 timed out).
+   */
+  maxRequestsInFlight?: number;
   /** Client capabilities outside the standard, merged into `initialize` (clangd's `offsetEncoding`). */
   extraCapabilities?: Record<string, unknown>;
   /**

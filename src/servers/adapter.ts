@@ -130,6 +130,8 @@ export interface Adapter {
   diagnosticsHook?: string;
   /** See ClientOptions.indexProgressToken: the progress whose end means the index is built. */
   indexProgressToken?: string;
+  /** See ClientOptions.maxRequestsInFlight: for a server that deadlocks under a burst. */
+  maxRequestsInFlight?: number;
   /** See ClientOptions.extraCapabilities: client capabilities outside the standard (clangd's). */
   extraCapabilities?: Record<string, unknown>;
   /** See ClientOptions.quiescentNotification: rust-analyzer's status, for readiness. */

@@ -46,6 +46,7 @@ export function clientOptions(
     diagnosticsHook: entry.adapter.diagnosticsHook,
     fileScopedDiagnostics: entry.adapter.kind === "linter",
     indexProgressToken: entry.adapter.indexProgressToken,
+    maxRequestsInFlight: entry.adapter.maxRequestsInFlight,
     extraCapabilities: entry.adapter.extraCapabilities,
     quiescentNotification: entry.adapter.quiescentNotification,
     readyLogMessage: entry.adapter.readyLogMessage,
