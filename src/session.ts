@@ -110,6 +110,7 @@ export class Session {
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
+      watcher: () => ({ runsOn: this.#watcher.runsOn, pid: this.#watcher.processId }),
       ...(options.daemonPid !== undefined ? { daemonPid: options.daemonPid } : {}),
       notices: () => options.notices ?? [],
     };

@@ -13,6 +13,7 @@
 import { inWorker, WORKER_NAMES } from "./workers.ts";
 
 import { launch, LAUNCH_ARG } from "./lsp/sandbox/landlock_launcher.ts";
+import { INOTIFY_ARG, watchWithInotify } from "./servers/inotify_watch.ts";
 
 export { inWorker, WORKER_NAMES, workerUrl } from "./workers.ts";
 
@@ -38,6 +39,8 @@ if (import.meta.main) {
   if (inWorker()) serveWorker();
   // The bundle is also the Landlock launcher (src/lsp/sandbox/landlock.ts starts it so).
   else if (Deno.args[0] === LAUNCH_ARG) launch(Deno.args.slice(1));
+  // And lspgate's inotify watcher (src/servers/watch_service.ts starts it so).
+  else if (Deno.args[0] === INOTIFY_ARG) watchWithInotify(Deno.args.slice(1));
   // Not awaited at the top level: main.ts's own imports reach this module again, and a bundle
   // would wait on this module's evaluation forever.
   else {import("./frontends/main.ts").then(async ({ main }) =>

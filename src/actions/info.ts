@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { MemoryReport, ServerEntry } from "../servers/manager.ts";
 import type { ChangeTracking } from "../servers/watcher.ts";
+import { treeRssMiB } from "../servers/memory.ts";
 import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
@@ -135,6 +136,35 @@ const TRACKING_WORDS: Record<ChangeTracking, string> = {
   off: "not watched (open files are still checked before each query)",
 };
 
+/** Where the workspace watcher runs (status's `watcher`). */
+interface WatcherView {
+  runsOn: "main thread" | "worker" | "process";
+  /** Its own process's, where it runs in one. */
+  pid?: number;
+  rssMiB?: number;
+}
+
+/** Where the watcher runs; its own process's pid and resident memory where it has one. */
+function watcherView(session: ActionContext["session"]): WatcherView | undefined {
+  const where = session.watcher?.();
+  if (!where?.runsOn) return undefined;
+  if (where.pid === undefined) return { runsOn: where.runsOn };
+  const rss = treeRssMiB(where.pid);
+  return {
+    runsOn: where.runsOn,
+    pid: where.pid,
+    ...(rss !== undefined ? { rssMiB: rss } : {}),
+  };
+}
+
+function describeWatcher(view: WatcherView): string {
+  if (view.runsOn !== "process") {
+    return `the watcher runs on ${view.runsOn === "worker" ? "a Worker" : "the main thread"}`;
+  }
+  const rss = view.rssMiB !== undefined ? `, ${view.rssMiB} MiB resident` : "";
+  return `the watcher runs in lspgate's watcher process (pid ${view.pid}${rss})`;
+}
+
 /** status: this process (role, root, mutations, sandbox) and each server in detail. */
 export const statusAction: ActionDef = defineAction({
   name: "status",
@@ -145,6 +175,7 @@ export const statusAction: ActionDef = defineAction({
     const s = context.session;
     const memory = context.manager.memory(true);
     const views = context.manager.entries().map((e) => serverView(context, e, true, memory));
+    const watcher = watcherView(s);
     const head = [
       `lspgate ${s.version}, root ${context.workspace.path}`,
       `role ${s.role}, mutations ${s.allowMutations ? "allowed" : "refused"}, ` +
@@ -154,6 +185,7 @@ export const statusAction: ActionDef = defineAction({
         : "no trusted root: a project's own programs (node_modules/.bin, its TypeScript, " +
           "its Python environment) are never run",
       `changes other tools make on disk: ${TRACKING_WORDS[s.changeTracking?.() ?? "off"]}`,
+      ...(watcher ? [describeWatcher(watcher)] : []),
       s.clientWorkers
         ? "server clients: each in a Worker that may spawn only its server (clientWorkers)"
         : "server clients: on lspgate's main thread, the servers' sandbox their wall",
@@ -176,6 +208,7 @@ export const statusAction: ActionDef = defineAction({
         trustedRoots: s.trustedRoots,
         clientWorkers: s.clientWorkers ?? false,
         changeTracking: s.changeTracking?.() ?? "off",
+        ...(watcher ? { watcher } : {}),
         uptimeMs: Date.now() - s.startedAt,
         ...(s.daemonPid !== undefined ? { daemonPid: s.daemonPid } : {}),
         memoryBudgetMiB: memory.budgetMiB ?? null,

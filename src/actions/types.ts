@@ -50,6 +50,8 @@ export interface SessionFacts {
    * client has none of its own (the daemon answers `status`).
    */
   changeTracking?(): ChangeTracking;
+  /** Where the workspace watcher runs, and its process's pid where it has one of its own. */
+  watcher?(): { runsOn: "main thread" | "worker" | "process" | undefined; pid?: number };
   /** The pid of the daemon that serves this session, when a daemon does. */
   daemonPid?: number;
   /** What the session set aside or repaired on its own (an ignored workspace config…). */

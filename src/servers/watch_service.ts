@@ -1,5 +1,6 @@
-// Deno.watchFs for watcher.ts, spoken to in messages (watch_protocol.ts): in a Worker of its own
-// (watch_worker.ts), or on the thread of a process whose one session lasts its whole life.
+// The watching for watcher.ts, spoken to in messages (watch_protocol.ts): Deno.watchFs in a Worker
+// of its own (watch_worker.ts) or on the thread of a process whose one session lasts its whole
+// life; or, on any thread, the events of lspgate's own watcher process (inotify_watch.ts).
 //
 // Rationale: once any process opens a FIFO in the workspace, Deno's watcher thread blocks opening
 // it too, and closing such a watcher blocks the thread that closes it. A Worker is a thread
@@ -7,6 +8,7 @@
 // (never closed: the process ends it), which only a process that exits with its session may do.
 import { isWatched } from "./watched.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
+import type { InotifyProcess } from "./inotify_process.ts";
 
 const DEBOUNCE_MS = 50;
 
@@ -22,8 +24,14 @@ export interface WatchService {
   abandon(): void;
 }
 
-/** Starts a watch service that answers through `post`. */
-export function watchService(post: (message: FromWatcher) => void): WatchService {
+/**
+ * Starts a watch service that answers through `post`: it reads `process`'s events where given (a
+ * watcher process already watching), else watches with Deno.watchFs.
+ */
+export function watchService(
+  post: (message: FromWatcher) => void,
+  process?: InotifyProcess,
+): WatchService {
   let pending = new Map<string, FileChange["type"]>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let abandoned = false;
@@ -39,7 +47,53 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
     if (changes.length) say({ type: "changes", changes });
   }
 
+  function onEvent(
+    root: string,
+    barrier: string | undefined,
+    event: { kind: string; paths: string[]; flag?: string },
+  ) {
+    // The kernel's queue overflowed (inotify's IN_Q_OVERFLOW): changes were lost.
+    if (event.flag === "rescan") {
+      flush();
+      say({ type: "rescan" });
+      return;
+    }
+    if (event.kind === "access" || event.kind === "other") return;
+    const inBarrier = (path: string) => barrier !== undefined && path.startsWith(barrier + "/");
+    const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
+    for (const [index, path] of event.paths.entries()) {
+      if (inBarrier(path)) {
+        // Every event the kernel queued before this barrier file was created (`b<id>`), or
+        // before the tick (`b0`) was written, has been read.
+        const id = barrierId(path.slice(barrier!.length + 1));
+        if (id !== undefined && event.kind === (id === 0 ? "modify" : "create")) {
+          flush();
+          say({ type: "flushed", id });
+        }
+        continue;
+      }
+      if (!isWatched(root, path)) continue;
+      // A rename reports the old path, then the new one.
+      const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
+      pending.set(path, pending.get(path) === 1 && kind === 2 ? 1 : kind);
+    }
+    timer ??= setTimeout(flush, DEBOUNCE_MS);
+  }
+
   async function watch(root: string, barrier: string | undefined) {
+    if (process) {
+      say({ type: "watching" });
+      for await (const event of process.events) {
+        if (abandoned) return;
+        if (event.kind === "failed") {
+          say({ type: "failed", message: event.message ?? "the watcher process stopped" });
+          return;
+        }
+        onEvent(root, barrier, event);
+      }
+      say({ type: "failed", message: "the watcher process ended" });
+      return;
+    }
     let watcher: Deno.FsWatcher;
     try {
       watcher = Deno.watchFs(barrier ? [root, barrier] : [root], { recursive: true });
@@ -49,35 +103,10 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
     }
     // The watches are in place once watchFs returns: a barrier written from now on is seen.
     say({ type: "watching" });
-    const inBarrier = (path: string) => barrier !== undefined && path.startsWith(barrier + "/");
     try {
       for await (const event of watcher) {
         if (abandoned) return;
-        // The kernel's queue overflowed (inotify's IN_Q_OVERFLOW): changes were lost.
-        if (event.flag === "rescan") {
-          flush();
-          say({ type: "rescan" });
-          continue;
-        }
-        if (event.kind === "access" || event.kind === "other") continue;
-        const type = event.kind === "create" ? 1 : event.kind === "remove" ? 3 : 2;
-        for (const [index, path] of event.paths.entries()) {
-          if (inBarrier(path)) {
-            // Every event the kernel queued before this barrier file was created (`b<id>`), or
-            // before the tick (`b0`) was written, has been read.
-            const id = barrierId(path.slice(barrier!.length + 1));
-            if (id !== undefined && event.kind === (id === 0 ? "modify" : "create")) {
-              flush();
-              say({ type: "flushed", id });
-            }
-            continue;
-          }
-          if (!isWatched(root, path)) continue;
-          // A rename reports the old path, then the new one.
-          const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
-          pending.set(path, pending.get(path) === 1 && kind === 2 ? 1 : kind);
-        }
-        timer ??= setTimeout(flush, DEBOUNCE_MS);
+        onEvent(root, barrier, event);
       }
     } catch {
       // The root went away: nothing more to watch.
@@ -117,6 +146,7 @@ export function watchService(post: (message: FromWatcher) => void): WatchService
     },
     abandon() {
       abandoned = true;
+      process?.stop();
       clearTimeout(timer);
       // Open ports would keep the event loop of a process that is otherwise done.
       turns?.port1.close();

@@ -5,6 +5,7 @@ import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
+import { type InotifyProcess, startInotify } from "./inotify_process.ts";
 
 /** How long a flush waits for the watcher before going on without it. */
 const FLUSH_WAIT_MS = 200;
@@ -31,7 +32,9 @@ export interface WorkspaceWatcher {
    */
   readonly heard: number | undefined;
   /** Where the watching runs, once that is decided. */
-  readonly runsOn: "main thread" | "worker" | undefined;
+  readonly runsOn: "main thread" | "worker" | "process" | undefined;
+  /** The watcher process's pid, where it runs in one. */
+  readonly processId: number | undefined;
   stop(): void;
 }
 
@@ -53,6 +56,11 @@ export interface WatchOptions {
    * process's exit ends it.
    */
   inThread?: boolean;
+  /**
+   * Where the watching does not run on this thread: lspgate's own watcher process
+   * (inotify_watch.ts) where it can start, a Worker otherwise (the default; false: a Worker).
+   */
+  process?: boolean;
 }
 
 /**
@@ -74,6 +82,7 @@ export function watchWorkspace(
 ): WorkspaceWatcher {
   let worker: Worker | undefined;
   let service: WatchService | undefined;
+  let watcherProcess: InotifyProcess | undefined;
   let barrier: string | undefined;
   let delivering: Promise<void> = Promise.resolve();
   let reports = 0;
@@ -135,26 +144,42 @@ export function watchWorkspace(
   try {
     barrier = barrierFolder(root);
     if (barrier) tick = openTick(barrier);
-    if (!options.inThread) begin(false);
+    if (!options.inThread) beginElsewhere();
     else {
       // Deno.watchFs walks the whole tree before it returns: on this thread only for a tree small
-      // enough not to hold requests back; a larger one gets the Worker.
+      // enough not to hold requests back; a larger one is watched elsewhere.
       smallTree(root).then((small) => {
-        if (state !== "stopped") begin(small);
+        if (state === "stopped") return;
+        if (small) begin(() => service = watchService(onMessage));
+        else beginElsewhere();
       });
     }
   } catch (error) {
     onMessage({ type: "failed", message: String(error) });
   }
 
-  function begin(inThread: boolean) {
+  function begin(start: () => void) {
     try {
-      if (inThread) service = watchService(onMessage);
-      else worker = startWorker(root, barrier, onMessage);
+      start();
       post({ type: "start", root, barrier });
     } catch (error) {
       onMessage({ type: "failed", message: String(error) });
     }
+  }
+
+  /**
+   * lspgate's watcher process where it starts: Deno.watchFs's mask has IN_OPEN, so every file a
+   * server opens costs this process a wake-up (pyright, ~60 a references question), and its thread
+   * stalls on a FIFO; the process sees changes only, opens nothing, and a stop ends it. ~14 MiB of
+   * its own against a Worker's ~15.6 (README, Performance). Else a Worker.
+   */
+  async function beginElsewhere() {
+    const started = options.process === false ? undefined : await startInotify(root, barrier);
+    if (state === "stopped") return started?.stop();
+    if (started) {
+      watcherProcess = started;
+      begin(() => service = watchService(onMessage, started));
+    } else begin(() => worker = startWorker(root, barrier, onMessage));
   }
 
   function post(message: ToWatcher) {
@@ -290,7 +315,11 @@ export function watchWorkspace(
       return state === "watching" && barrier !== undefined && !lost && missed === 0;
     },
     get runsOn() {
+      if (watcherProcess) return "process" as const;
       return service ? "main thread" as const : worker ? "worker" as const : undefined;
+    },
+    get processId() {
+      return watcherProcess?.pid;
     },
     get heard() {
       return undelivered === 0 ? reports : undefined;

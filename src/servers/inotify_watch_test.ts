@@ -1,0 +1,174 @@
+// lspgate's watcher process (inotify_watch.ts), as watcher.ts runs it where the watching is not on
+// its own thread: what it reports, what it never sees, and how it ends.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type FileChange, watchWorkspace, type WorkspaceWatcher } from "./watcher.ts";
+import { startInotify } from "./inotify_process.ts";
+
+async function tempRoot(): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_inotify_" }));
+}
+
+async function sh(script: string, cwd: string): Promise<void> {
+  const out = await new Deno.Command("bash", { args: ["-c", script], cwd }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+/** A watcher of a fresh root in lspgate's watcher process, exact, and every change it delivers. */
+async function watched(onLost?: () => void) {
+  const root = await tempRoot();
+  const changes: FileChange[] = [];
+  const watcher = watchWorkspace(root, (delivered) => {
+    changes.push(...delivered);
+    return Promise.resolve();
+  }, { onLost });
+  const deadline = Date.now() + 20_000;
+  while (!watcher.exact && Date.now() < deadline) await watcher.flush();
+  assert.equal(watcher.exact, true);
+  assert.equal(watcher.runsOn, "process");
+  return { root, changes, watcher };
+}
+
+async function done(watcher: WorkspaceWatcher, root: string) {
+  watcher.stop();
+  await Deno.remove(root, { recursive: true });
+}
+
+const typeOf = (changes: FileChange[], path: string) =>
+  changes.filter((change) => change.path === path).map((change) => change.type).at(-1);
+
+Deno.test("watcher process: folders made at once are reported with what they already hold", async () => {
+  const { root, changes, watcher } = await watched();
+  try {
+    // Made faster than a watch on `a` can be set: its contents come from the walk that sets it.
+    await sh("mkdir -p a/b/c && echo x > a/b/c/f.py && echo y > a/g.py", root);
+    await watcher.flush();
+    for (const path of ["a", "a/b", "a/b/c", "a/b/c/f.py", "a/g.py"]) {
+      assert.equal(typeOf(changes, join(root, path)), 1, `${path} reported as created`);
+    }
+    // And the new folders are watched from then on.
+    changes.length = 0;
+    await Deno.writeTextFile(join(root, "a/b/c/f.py"), "changed");
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "a/b/c/f.py")), 2);
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: a renamed folder is followed under its new name; removals are reported", async () => {
+  const { root, changes, watcher } = await watched();
+  try {
+    await sh("mkdir -p old/inner && echo x > old/inner/m.py", root);
+    await watcher.flush();
+    await Deno.rename(join(root, "old"), join(root, "new"));
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "old")), 3, "the old name is gone");
+    assert.equal(typeOf(changes, join(root, "new")), 1, "the new name is there");
+    changes.length = 0;
+    await Deno.writeTextFile(join(root, "new/inner/n.py"), "made after the rename");
+    await Deno.remove(join(root, "new/inner/m.py"));
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "new/inner/n.py")), 1);
+    assert.equal(typeOf(changes, join(root, "new/inner/m.py")), 3);
+    assert.ok(
+      !changes.some((change) => change.path.startsWith(join(root, "old/"))),
+      `nothing under the old name: ${JSON.stringify(changes)}`,
+    );
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: a heavy folder is not watched, but is once renamed to a plain name", async () => {
+  const { root, changes, watcher } = await watched();
+  try {
+    await sh("mkdir -p node_modules/pkg && echo x > node_modules/pkg/i.js", root);
+    await watcher.flush();
+    assert.deepEqual(changes, [], "nothing under node_modules is reported");
+    await Deno.rename(join(root, "node_modules"), join(root, "vendor"));
+    await watcher.flush();
+    changes.length = 0;
+    await Deno.writeTextFile(join(root, "vendor/pkg/i.js"), "changed");
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "vendor/pkg/i.js")), 2);
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: files only read are never seen (no IN_OPEN), changes are", async () => {
+  const root = await tempRoot();
+  await Deno.writeTextFile(join(root, "read.py"), "x = 1\n");
+  const process = await startInotify(root, undefined);
+  assert.ok(process, "the watcher process starts here (Linux, glibc, Deno may run Deno)");
+  const events = process.events[Symbol.asyncIterator]();
+  try {
+    // What a server does for each references question: open and read every source again.
+    for (let i = 0; i < 50; i++) await Deno.readTextFile(join(root, "read.py"));
+    await Deno.writeTextFile(join(root, "written.py"), "y = 2\n");
+    // The kernel queues in order: the first event after 50 reads is the write's.
+    const first = await events.next();
+    assert.deepEqual(first.value, { kind: "create", paths: [join(root, "written.py")] });
+  } finally {
+    process.stop();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("watcher process: a FIFO in the workspace, written and read, stalls nothing", async () => {
+  const { root, changes, watcher } = await watched();
+  try {
+    const fifo = join(root, "pipe.ts");
+    await sh(`mkfifo pipe.ts && (cat pipe.ts > /dev/null & echo x > pipe.ts; wait)`, root);
+    await Deno.writeTextFile(join(root, "after.ts"), "later");
+    await watcher.flush();
+    assert.equal(watcher.tracking, "exact", "the flush came back: nothing stalled");
+    assert.equal(typeOf(changes, fifo), 1, "made, then written: reported as made");
+    assert.equal(typeOf(changes, join(root, "after.ts")), 1);
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: the kernel's queue overflowing is a loss, said as one", async () => {
+  let lost = 0;
+  const { root, watcher } = await watched(() => lost++);
+  try {
+    const pid = watcher.processId!;
+    const limit = Number(await Deno.readTextFile("/proc/sys/fs/inotify/max_queued_events"));
+    // Stopped, the process reads nothing while more events than the queue holds are made.
+    Deno.kill(pid, "SIGSTOP");
+    try {
+      await sh(`touch $(seq -f 'x%g' 1 ${limit + 100})`, root);
+    } finally {
+      Deno.kill(pid, "SIGCONT");
+    }
+    const deadline = Date.now() + 20_000;
+    while (lost === 0 && Date.now() < deadline) await watcher.flush();
+    assert.ok(lost >= 1, "the overflow was reported");
+    assert.equal(watcher.exact, false, "nothing remembered is trusted after a loss");
+    assert.equal(watcher.tracking, "best effort");
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: stop() ends it", async () => {
+  const { root, watcher } = await watched();
+  const pid = watcher.processId!;
+  assert.ok(pid > 0);
+  await done(watcher, root);
+  const deadline = Date.now() + 5_000;
+  let alive = true;
+  while (alive && Date.now() < deadline) {
+    try {
+      const state = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1][0];
+      alive = state !== "Z";
+    } catch {
+      alive = false;
+    }
+    if (alive) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(alive, false, `the watcher process ${pid} ended`);
+});
