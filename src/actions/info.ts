@@ -98,7 +98,7 @@ function describe(view: ServerView): string {
 
 function describeMemory(memory: MemoryReport): string {
   const total = memory.totalMiB === undefined
-    ? "servers' memory unknown (/proc cannot be read)"
+    ? "servers' memory unknown (neither /proc nor ps could be read)"
     : `servers hold ${memory.totalMiB} MiB`;
   const budget = memory.budgetMiB === undefined
     ? "no memory budget"

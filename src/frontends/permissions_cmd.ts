@@ -60,6 +60,17 @@ const SCAN_LIMIT = 20_000;
  * binaries found and on what the sandbox in force needs (bwrap, or deno for the Landlock
  * launcher); write on the root only with mutations; no net.
  */
+/** procps's programs memory.ts runs where Deno may not read /proc. */
+const PROCPS_TOOLS = ["/usr/bin/ps", "/bin/ps", "/usr/bin/free", "/bin/free"];
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
 export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermissions> {
   const workspace = await WorkspaceRoot.open(flags.root, {
     readOnlyRoots: flags.config.readOnlyRoots,
@@ -129,8 +140,20 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   notes.push(`servers sandboxed: ${sandbox.label}`);
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.
   read.add(lspgateHome());
-  // The servers' process trees, for their memory in status and the memory budget.
-  read.add("/proc");
+  // The servers' process trees, for their memory in status and the memory budget: Deno asks
+  // --allow-all for /proc, so procps's ps and free read it (memory.ts).
+  for (const tool of PROCPS_TOOLS) {
+    if (await isFile(tool)) run.add(tool);
+  }
+  // lspgate's own watcher process (inotify_process.ts), where the watching is not on the main
+  // thread (the daemon, trees over 1,000 folders); without it a Worker watches.
+  run.add(Deno.execPath());
+  const watcherLibc = libcPath();
+  if (watcherLibc) read.add(watcherLibc);
+  notes.push(
+    `the workspace watcher, outside the main thread, is \`${Deno.execPath()} run --allow-ffi=<libc> ` +
+      "--allow-read=<root>,<barrier folder> …inotify_watch.ts\` (it only watches)",
+  );
   // lspgate's private runtime folder (never the workspace): the daemon's socket, the hook's turn
   // state, the watcher's barrier (exact change tracking). Its one socket is all the net there is.
   const runtime = runtimeFolderPath();

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type ProcessTable, readProcesses } from "./memory.ts";
+import { type ProcessTable, readProcessesSoon } from "./memory.ts";
 
 /** A running server as the budget sees it. */
 export interface BudgetServer {
@@ -143,7 +143,14 @@ export class BudgetPool {
     if (budget === undefined || this.#checking) return;
     if (!now && Date.now() - this.#checkedAt < THROTTLE_MS) return;
     this.#checkedAt = Date.now();
-    const processes = readProcesses();
+    // Where Deno may not read /proc, `ps` reads it: its output is awaited, not waited on.
+    this.#checking = readProcessesSoon()
+      .then((processes) => this.#enforce(processes, budget))
+      .then(() => {}, () => {})
+      .finally(() => this.#checking = undefined);
+  }
+
+  #enforce(processes: ProcessTable | undefined, budget: number): Promise<unknown> {
     const owners = new Map<string, { member: BudgetMember; key: string; rssMiB: number }>();
     const servers: BudgetServer[] = [];
     let n = 0;
@@ -159,8 +166,7 @@ export class BudgetPool {
     let over = decision.over;
     for (const [id, { key }] of owners) over = over?.replaceAll(id, key);
     this.#over = over;
-    if (decision.stop.length === 0) return;
-    this.#checking = Promise.all(decision.stop.map((id) => {
+    return Promise.all(decision.stop.map((id) => {
       const { member, key, rssMiB } = owners.get(id)!;
       return member.stop(
         key,
@@ -168,6 +174,6 @@ export class BudgetPool {
           `${Math.round(rssMiB)} MiB and was the least recently used); it starts again on its ` +
           "next question",
       );
-    })).then(() => {}, () => {}).finally(() => this.#checking = undefined);
+    }));
   }
 }

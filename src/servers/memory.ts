@@ -32,23 +32,61 @@ export function budgetServers(
 /** Every process's parent, by pid: one read of `/proc` (memory is read per tree asked about). */
 export type ProcessTable = Map<number, ProcessFacts>;
 
-/** One process as `/proc/<pid>/stat` describes it: its parent. */
+/** One process: its parent, and its resident memory where the table was read with `ps`. */
 export interface ProcessFacts {
   ppid: number;
+  rssKiB?: number;
 }
 
 const PAGE_KIB = 4;
 
 /**
+ * Whether /proc can be read here. Deno asks `--allow-all` for any path under /proc, so under
+ * `deno task start`'s grant it cannot, and procps's `ps` (reading /proc for us: `--allow-run`)
+ * gives the same table; learned once.
+ */
+let procReadable: boolean | undefined;
+
+/**
  * A snapshot of every process's parent, to find several trees from one read of `/proc`;
- * undefined where `/proc` cannot be read (not Linux, or not granted).
+ * undefined where neither /proc nor `ps` can be read (not Linux, no procps, nothing granted).
  */
 export function readProcesses(): ProcessTable | undefined {
+  if (procReadable !== false) {
+    const table = readProc();
+    if (table) return table;
+  }
+  const ps = psCommand();
+  if (!ps) return undefined;
+  try {
+    const out = ps.outputSync();
+    return out.success ? parsePs(new TextDecoder().decode(out.stdout)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** readProcesses() off the thread where it needs `ps`: the memory budget's checks. */
+export async function readProcessesSoon(): Promise<ProcessTable | undefined> {
+  if (procReadable !== false) return readProcesses();
+  const ps = psCommand();
+  if (!ps) return undefined;
+  try {
+    const out = await ps.output();
+    return out.success ? parsePs(new TextDecoder().decode(out.stdout)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readProc(): ProcessTable | undefined {
   const processes = new Map<number, ProcessFacts>();
   let entries: Iterable<Deno.DirEntry>;
   try {
     entries = Deno.readDirSync("/proc");
-  } catch {
+    procReadable = true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) procReadable = false;
     return undefined;
   }
   for (const entry of entries) {
@@ -65,6 +103,40 @@ export function readProcesses(): ProcessTable | undefined {
     }
   }
   return processes;
+}
+
+/** Where procps's ps is: the system's own (never one found on a PATH a repository could name). */
+const PS_PATHS = ["/usr/bin/ps", "/bin/ps"];
+
+function psCommand(): Deno.Command | undefined {
+  const path = PS_PATHS.find((candidate) => {
+    try {
+      return Deno.statSync(candidate).isFile;
+    } catch {
+      return false;
+    }
+  });
+  if (!path) return undefined;
+  // No environment: PS_FORMAT and PS_PERSONALITY would change what it prints.
+  return new Deno.Command(path, {
+    args: ["-e", "-o", "pid=,ppid=,rss="],
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  });
+}
+
+/** `ps -e -o pid=,ppid=,rss=`'s lines (resident memory in KiB, as /proc's statm has it in pages). */
+export function parsePs(text: string): ProcessTable | undefined {
+  const processes = new Map<number, ProcessFacts>();
+  for (const line of text.split("\n")) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length !== 3) continue;
+    const [pid, ppid, rssKiB] = fields.map(Number);
+    if ([pid, ppid, rssKiB].every(Number.isInteger)) processes.set(pid, { ppid, rssKiB });
+  }
+  return processes.size ? processes : undefined;
 }
 
 /** The resident memory of `pid` and all its descendants, in KiB; undefined when `pid` is gone. */
@@ -91,7 +163,7 @@ export function forestRssKiB(pids: readonly number[], processes: ProcessTable): 
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    total += residentKiB(next);
+    total += processes.get(next)?.rssKiB ?? residentKiB(next);
     stack.push(...children.get(next) ?? []);
   }
   return total;
@@ -115,14 +187,35 @@ export function treeRssMiB(pid: number): number | undefined {
 
 /**
  * The default memory budget for language servers: half the machine's memory (`MemTotal` of
- * `/proc/meminfo`), or undefined (no budget) where it cannot be read.
+ * `/proc/meminfo`, or procps's `free` where Deno may not read /proc), or undefined (no budget)
+ * where neither can be read.
  */
 export function defaultBudgetMiB(): number | undefined {
+  const kib = memTotalKiB();
+  return kib !== undefined && kib > 0 ? Math.floor(kib / 1024 / 2) : undefined;
+}
+
+function memTotalKiB(): number | undefined {
   try {
     const meminfo = Deno.readTextFileSync("/proc/meminfo");
-    const kib = Number(meminfo.match(/^MemTotal:\s+(\d+) kB/m)?.[1]);
-    return Number.isFinite(kib) && kib > 0 ? Math.floor(kib / 1024 / 2) : undefined;
+    return Number(meminfo.match(/^MemTotal:\s+(\d+) kB/m)?.[1]) || undefined;
   } catch {
-    return undefined;
+    // Not granted (Deno asks --allow-all for /proc): procps's free, as ps above.
   }
+  for (const path of ["/usr/bin/free", "/bin/free"]) {
+    try {
+      const out = new Deno.Command(path, {
+        args: ["-k"],
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "null",
+      }).outputSync();
+      const total = /^Mem:\s+(\d+)/m.exec(new TextDecoder().decode(out.stdout))?.[1];
+      if (out.success && total) return Number(total);
+    } catch {
+      // Not here, or not allowed to run: the next.
+    }
+  }
+  return undefined;
 }

@@ -45,3 +45,15 @@ Deno.test("treeRssKiB() is undefined for a process that is gone", () => {
   const processes = readProcesses()!;
   assert.equal(treeRssKiB(2 ** 22 + 7, processes), undefined);
 });
+
+Deno.test("parsePs() reads ps's table, and trees are summed from its resident sizes", async () => {
+  const { parsePs } = await import("./memory.ts");
+  const table = parsePs("    1     0  1000\n   20     1   300\n   21    20    40\nnot a row\n")!;
+  assert.deepEqual([...table], [
+    [1, { ppid: 0, rssKiB: 1000 }],
+    [20, { ppid: 1, rssKiB: 300 }],
+    [21, { ppid: 20, rssKiB: 40 }],
+  ]);
+  assert.equal(treeRssKiB(20, table), 340);
+  assert.equal(parsePs(""), undefined, "nothing read is unknown, not an empty machine");
+});
