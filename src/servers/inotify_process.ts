@@ -4,14 +4,11 @@
 import { fileURLToPath } from "node:url";
 import { readLines } from "../frontends/lines.ts";
 import { libcPath } from "../lsp/sandbox/landlock.ts";
-import { INOTIFY_ARG, type WatchEvent } from "./inotify_watch.ts";
+import { INOTIFY_ARG } from "./inotify_watch.ts";
+import type { WatchEvent, WatchEventSource } from "./watch_protocol.ts";
 
-/** A running watcher process: its events in the kernel's order, and how to end it. */
-export interface InotifyProcess {
-  pid: number;
-  events: AsyncIterable<WatchEvent>;
-  stop(): void;
-}
+/** A running watcher process (see WatchEventSource). */
+export type InotifyProcess = WatchEventSource;
 
 /** The watcher process for `root` (and `barrier`), once its watches are set; else undefined. */
 export async function startInotify(

@@ -2,17 +2,18 @@
 // libc, and --allow-read on the root to list its folders), run as a process of its own that writes
 // the changes as JSON lines, in the kernel's order.
 //
-// Rationale: Deno.watchFs (the notify crate) watches with IN_OPEN in its mask, so every file a
+// Rationale: Deno's watchFs (the notify crate) watches with IN_OPEN in its mask, so every file a
 // server opens reaches lspgate's watcher thread: pyright opens each source file again for every
 // references question (~60 on pygments), 1.6 ms of lspgate's CPU a question beside the server on
 // 2 cores (measured: watching without the root took references 35.3 → 32.9 ms). Here the mask is
 // the changes only; and nothing is ever opened, so a FIFO in the workspace cannot stall it.
 //
 // Run as `deno run --allow-ffi=LIBC --allow-read=ROOT inotify_watch.ts LIBC ROOT [BARRIER]`
-// (inotify_process.ts); stdout: one JSON line per event, `{ kind, paths, flag? }` as Deno.FsEvent
+// (inotify_process.ts); stdout: one JSON line per event, `{ kind, paths, flag? }` as Deno's FsEvent
 // has them, after a first `{ "kind": "watching" }`; it exits when its stdin ends (lspgate is gone).
 // Kept free of node: imports, which would load Deno's Node support into this small process.
 import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
+import type { WatchEvent } from "./watch_protocol.ts";
 
 /** The argument that makes the bundled lspgate act as this watcher. */
 export const INOTIFY_ARG = "--lspgate-inotify-watch";
@@ -36,14 +37,6 @@ const IN_CLOEXEC = 0o2000000;
 /** Changes only: no IN_OPEN, IN_ACCESS or IN_CLOSE_NOWRITE (what others' reads raise). */
 const MASK = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE |
   IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
-
-/** One change, as Deno.FsEvent has it (watch_service.ts reads either). */
-export interface WatchEvent {
-  kind: "watching" | "create" | "modify" | "remove" | "rename" | "other" | "failed";
-  paths: string[];
-  flag?: "rescan";
-  message?: string;
-}
 
 function libcOf(path: string) {
   return Deno.dlopen(path, {

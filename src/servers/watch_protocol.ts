@@ -17,3 +17,18 @@ export type FromWatcher =
   | { type: "flushed"; id: number }
   | { type: "rescan" }
   | { type: "failed"; message: string };
+
+/** One change, as Deno's FsEvent has it (watch_service.ts reads either). */
+export interface WatchEvent {
+  kind: "watching" | "create" | "modify" | "remove" | "rename" | "other" | "failed";
+  paths: string[];
+  flag?: "rescan";
+  message?: string;
+}
+
+/** A watcher process's events, in the kernel's order, and how to end it (inotify_process.ts). */
+export interface WatchEventSource {
+  pid: number;
+  events: AsyncIterable<WatchEvent>;
+  stop(): void;
+}

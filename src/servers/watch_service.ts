@@ -7,8 +7,7 @@
 // lspgate can abandon (terminate); on the main thread the watcher is abandoned instead of closed
 // (never closed: the process ends it), which only a process that exits with its session may do.
 import { isWatched } from "./watched.ts";
-import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
-import type { InotifyProcess } from "./inotify_process.ts";
+import type { FileChange, FromWatcher, ToWatcher, WatchEventSource } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
 
@@ -30,7 +29,7 @@ export interface WatchService {
  */
 export function watchService(
   post: (message: FromWatcher) => void,
-  process?: InotifyProcess,
+  process?: WatchEventSource,
 ): WatchService {
   let pending = new Map<string, FileChange["type"]>();
   let timer: ReturnType<typeof setTimeout> | undefined;

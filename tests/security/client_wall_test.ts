@@ -56,6 +56,24 @@ Deno.test("the workspace watcher's own code uses no Deno API beyond watching", a
   assert.deepEqual(found, [], "the watcher must not read, write or reach anything itself");
 });
 
+// lspgate's watcher process (inotify_watch.ts) holds --allow-ffi on libc, so Deno's permissions do
+// not bind it: what its code uses is the whole of what it does (permissions.md, wall 3).
+Deno.test("the watcher process's own code lists folders, watches through libc and writes its pipe, nothing more", async () => {
+  const found = await usesOutside(
+    "src/servers/inotify_watch.ts",
+    new Set([
+      "Deno.dlopen",
+      "Deno.readDirSync",
+      "Deno.DirEntry",
+      "Deno.stdout",
+      "Deno.stdin",
+      "Deno.exit",
+      "Deno.args",
+    ]),
+  );
+  assert.deepEqual(found, [], "the watcher process must not open, write or reach anything else");
+});
+
 /** Worker threads of a process, by the names Deno gives them ("worker-N"). */
 function workerThreads(pid: number): number {
   let count = 0;
