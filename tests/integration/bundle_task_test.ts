@@ -152,3 +152,98 @@ Deno.test("the bundle carries its parsers: no registry and an empty Deno cache, 
     await Deno.remove(emptyCache, { recursive: true });
   }
 });
+
+Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is watched from it, exactly", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-watch-" });
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-bundle-rt-" }));
+  await Deno.chmod(runtime, 0o700);
+  try {
+    const made = await new Deno.Command("bash", {
+      args: ["-c", "mkdir -p more/d{0..10}/e{0..99}"],
+      cwd: ws.root,
+    }).output();
+    assert.equal(made.code, 0);
+    const bundle = join(out, "lspgate.js");
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: await bundleArgs(bundle),
+      cwd: checkout,
+      stderr: "piped",
+    }).output();
+    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+    const child = new Deno.Command(Deno.execPath(), {
+      // The README's grant for the bundle, its runtime folder this test's own.
+      args: [
+        "run",
+        "--unstable-worker-options",
+        V8_FLAGS_ARG,
+        "--allow-read",
+        "--allow-env",
+        "--allow-run",
+        `--allow-write=${join(runtime, "lspgate")}`,
+        bundle,
+        "--root",
+        ws.root,
+      ],
+      cwd: out,
+      env: { XDG_RUNTIME_DIR: runtime },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    const ask = async (request: Record<string, unknown>) => {
+      await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+      while (!buffered.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the bundle's output ended");
+        buffered += value;
+      }
+      const line = buffered.slice(0, buffered.indexOf("\n"));
+      buffered = buffered.slice(buffered.indexOf("\n") + 1);
+      return JSON.parse(line);
+    };
+    try {
+      let id = 1;
+      const definition = () =>
+        ask({ id: id++, action: "definition", file: "src/main.ts", line: 7, symbol: "greet" });
+      assert.equal((await definition()).ok, true);
+      let status = await ask({ id: id++, action: "status" });
+      const deadline = Date.now() + 20_000;
+      while (status.details.changeTracking !== "exact" && Date.now() < deadline) {
+        await definition();
+        status = await ask({ id: id++, action: "status" });
+      }
+      assert.equal(status.details.changeTracking, "exact", JSON.stringify(status.details));
+      assert.equal(status.details.watcher.runsOn, "process", JSON.stringify(status.details));
+      const watcherPid = status.details.watcher.pid;
+      const cmdline = await Deno.readTextFile(`/proc/${watcherPid}/cmdline`);
+      assert.ok(cmdline.includes(bundle), `the watcher process runs the bundle: ${cmdline}`);
+      // Another tool moves greet down three lines on disk; the next question answers from there.
+      const before = (await ws.locate("src/greet.ts", "function greet")).line;
+      const greet = join(ws.root, "src", "greet.ts");
+      await Deno.writeTextFile(
+        greet,
+        "// one\n// two\n// three\n" + await Deno.readTextFile(greet),
+      );
+      const moved = await definition();
+      assert.equal(moved.ok, true, JSON.stringify(moved));
+      assert.deepEqual(
+        moved.details.locations.map((l: { file: string; line: number }) => [l.file, l.line]),
+        [["src/greet.ts", before + 3]],
+      );
+    } finally {
+      await writer.close();
+      await reader.cancel();
+      const { code } = await child.status;
+      assert.equal(code, 0);
+      await child.stderr.cancel();
+    }
+  } finally {
+    await ws.remove();
+    await Deno.remove(out, { recursive: true });
+    await Deno.remove(runtime, { recursive: true });
+  }
+});
