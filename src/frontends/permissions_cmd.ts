@@ -60,8 +60,8 @@ const SCAN_LIMIT = 20_000;
  * binaries found and on what the sandbox in force needs (bwrap, or deno for the Landlock
  * launcher); write on the root only with mutations; no net.
  */
-/** procps's programs memory.ts runs where Deno may not read /proc. */
-const PROCPS_TOOLS = ["/usr/bin/ps", "/bin/ps", "/usr/bin/free", "/bin/free"];
+/** The programs memory.ts runs where Deno may not read /proc. */
+const MEMORY_TOOLS = ["/usr/bin/sh", "/bin/sh", "/usr/bin/cat", "/bin/cat"];
 
 async function isFile(path: string): Promise<boolean> {
   try {
@@ -141,8 +141,8 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   // lspgate's own source, so `deno run` of mod.ts and its Workers can load it.
   read.add(lspgateHome());
   // The servers' process trees, for their memory in status and the memory budget: Deno asks
-  // --allow-all for /proc, so procps's ps and free read it (memory.ts).
-  for (const tool of PROCPS_TOOLS) {
+  // --allow-all for /proc, so `sh -c 'exec cat /proc/[0-9]*/stat'` reads it (memory.ts).
+  for (const tool of MEMORY_TOOLS) {
     if (await isFile(tool)) run.add(tool);
   }
   // lspgate's own watcher process (inotify_process.ts), where the watching is not on the main

@@ -41,39 +41,37 @@ export interface ProcessFacts {
 const PAGE_KIB = 4;
 
 /**
- * Whether /proc can be read here. Deno asks `--allow-all` for any path under /proc, so under
- * `deno task start`'s grant it cannot, and procps's `ps` (reading /proc for us: `--allow-run`)
- * gives the same table; learned once.
+ * Whether Deno may read /proc here: it asks `--allow-all` for any path under it, so under
+ * `deno task start`'s grant it may not, and `cat` reads it for lspgate (its `--allow-run`);
+ * learned once.
  */
 let procReadable: boolean | undefined;
 
 /**
  * A snapshot of every process's parent, to find several trees from one read of `/proc`;
- * undefined where neither /proc nor `ps` can be read (not Linux, no procps, nothing granted).
+ * undefined where /proc cannot be read, by Deno or through `cat` (not Linux, nothing granted).
  */
 export function readProcesses(): ProcessTable | undefined {
   if (procReadable !== false) {
     const table = readProc();
     if (table) return table;
   }
-  const ps = psCommand();
-  if (!ps) return undefined;
+  const command = catStats();
+  if (!command) return undefined;
   try {
-    const out = ps.outputSync();
-    return out.success ? parsePs(new TextDecoder().decode(out.stdout)) : undefined;
+    return parseStats(new TextDecoder().decode(command.outputSync().stdout));
   } catch {
     return undefined;
   }
 }
 
-/** readProcesses() off the thread where it needs `ps`: the memory budget's checks. */
+/** readProcesses() without waiting on the thread where it runs `cat`: the memory budget's checks. */
 export async function readProcessesSoon(): Promise<ProcessTable | undefined> {
   if (procReadable !== false) return readProcesses();
-  const ps = psCommand();
-  if (!ps) return undefined;
+  const command = catStats();
+  if (!command) return undefined;
   try {
-    const out = await ps.output();
-    return out.success ? parsePs(new TextDecoder().decode(out.stdout)) : undefined;
+    return parseStats(new TextDecoder().decode((await command.output()).stdout));
   } catch {
     return undefined;
   }
@@ -105,21 +103,28 @@ function readProc(): ProcessTable | undefined {
   return processes;
 }
 
-/** Where procps's ps is: the system's own (never one found on a PATH a repository could name). */
-const PS_PATHS = ["/usr/bin/ps", "/bin/ps"];
-
-function psCommand(): Deno.Command | undefined {
-  const path = PS_PATHS.find((candidate) => {
+/** The system's own programs (never ones found on a PATH a repository could name). */
+function systemProgram(name: string): string | undefined {
+  return [`/usr/bin/${name}`, `/bin/${name}`].find((candidate) => {
     try {
       return Deno.statSync(candidate).isFile;
     } catch {
       return false;
     }
   });
-  if (!path) return undefined;
-  // No environment: PS_FORMAT and PS_PERSONALITY would change what it prints.
-  return new Deno.Command(path, {
-    args: ["-e", "-o", "pid=,ppid=,rss="],
+}
+
+/**
+ * `cat` of every process's stat file, the shell expanding the names Deno may not list. procps's
+ * `ps` was tried first and fails inside sandbox-runtime after its first run ("fatal library error,
+ * lookup self"); `cat` does not. No environment; a process that ends meanwhile is left out.
+ */
+function catStats(): Deno.Command | undefined {
+  const sh = systemProgram("sh");
+  const cat = systemProgram("cat");
+  if (!sh || !cat) return undefined;
+  return new Deno.Command(sh, {
+    args: ["-c", `exec ${cat} /proc/[0-9]*/stat`],
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -127,14 +132,17 @@ function psCommand(): Deno.Command | undefined {
   });
 }
 
-/** `ps -e -o pid=,ppid=,rss=`'s lines (resident memory in KiB, as /proc's statm has it in pages). */
-export function parsePs(text: string): ProcessTable | undefined {
+/**
+ * Every `/proc/<pid>/stat` line, concatenated: pid, parent and resident pages. The command name
+ * (at most 15 bytes) may hold spaces, parentheses and newlines: a record is matched whole, the
+ * name ending at the last `) ` that leaves a well-formed rest.
+ */
+export function parseStats(text: string): ProcessTable | undefined {
   const processes = new Map<number, ProcessFacts>();
-  for (const line of text.split("\n")) {
-    const fields = line.trim().split(/\s+/);
-    if (fields.length !== 3) continue;
-    const [pid, ppid, rssKiB] = fields.map(Number);
-    if ([pid, ppid, rssKiB].every(Number.isInteger)) processes.set(pid, { ppid, rssKiB });
+  const record = /(?:^|\n)(\d+) \([\s\S]{0,64}\) [A-Za-z] (-?\d+)((?: -?\d+){20})(?= |\n|$)/g;
+  for (const match of text.matchAll(record)) {
+    const rssPages = Number(match[3].trim().split(" ")[19]);
+    processes.set(Number(match[1]), { ppid: Number(match[2]), rssKiB: rssPages * PAGE_KIB });
   }
   return processes.size ? processes : undefined;
 }
@@ -187,7 +195,7 @@ export function treeRssMiB(pid: number): number | undefined {
 
 /**
  * The default memory budget for language servers: half the machine's memory (`MemTotal` of
- * `/proc/meminfo`, or procps's `free` where Deno may not read /proc), or undefined (no budget)
+ * `/proc/meminfo`, read through `cat` where Deno may not read /proc), or undefined (no budget)
  * where neither can be read.
  */
 export function defaultBudgetMiB(): number | undefined {
@@ -196,26 +204,25 @@ export function defaultBudgetMiB(): number | undefined {
 }
 
 function memTotalKiB(): number | undefined {
+  let meminfo: string;
   try {
-    const meminfo = Deno.readTextFileSync("/proc/meminfo");
-    return Number(meminfo.match(/^MemTotal:\s+(\d+) kB/m)?.[1]) || undefined;
+    meminfo = Deno.readTextFileSync("/proc/meminfo");
   } catch {
-    // Not granted (Deno asks --allow-all for /proc): procps's free, as ps above.
-  }
-  for (const path of ["/usr/bin/free", "/bin/free"]) {
+    // Not granted (Deno asks --allow-all for /proc): `cat` reads it, as the process table above.
+    const cat = systemProgram("cat");
+    if (!cat) return undefined;
     try {
-      const out = new Deno.Command(path, {
-        args: ["-k"],
+      const out = new Deno.Command(cat, {
+        args: ["/proc/meminfo"],
         clearEnv: true,
         stdin: "null",
         stdout: "piped",
         stderr: "null",
       }).outputSync();
-      const total = /^Mem:\s+(\d+)/m.exec(new TextDecoder().decode(out.stdout))?.[1];
-      if (out.success && total) return Number(total);
+      meminfo = new TextDecoder().decode(out.stdout);
     } catch {
-      // Not here, or not allowed to run: the next.
+      return undefined;
     }
   }
-  return undefined;
+  return Number(meminfo.match(/^MemTotal:\s+(\d+) kB/m)?.[1]) || undefined;
 }
