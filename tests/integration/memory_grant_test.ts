@@ -1,6 +1,6 @@
 // Memory under the grant users run lspgate with (`deno task start`, never -A). Deno asks
-// --allow-all for any path under /proc, so there lspgate measures servers with procps's `ps` and
-// the machine with `free`: `status` reports each server's rssMiB (within 10% of /proc, read here),
+// --allow-all for any path under /proc, so there lspgate has `cat` read it (the servers' stat
+// files, /proc/meminfo): `status` reports each server's rssMiB (within 10% of /proc, read here),
 // the default budget is half the machine's memory, and through the daemon the watcher process's
 // memory is reported too. Real deno lsp on the deno fixture.
 import assert from "node:assert/strict";
