@@ -18,9 +18,13 @@ export class Program {
   /** Every stdout line so far, raw. */
   readonly raw: string[] = [];
 
-  constructor(args: string[], env: Record<string, string> = {}) {
-    this.#child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "mod.ts", ...args],
+  /**
+   * `deno run -A mod.ts ARGS`; with `command`, ARGS are that command's whole argument list (a
+   * `deno task start`, a bundle under the README's grant).
+   */
+  constructor(args: string[], env: Record<string, string> = {}, command?: string) {
+    this.#child = new Deno.Command(command ?? Deno.execPath(), {
+      args: command ? args : ["run", "-A", "mod.ts", ...args],
       cwd: REPO_ROOT,
       stdin: "piped",
       stdout: "piped",
@@ -46,6 +50,12 @@ export class Program {
   async send(...lines: (string | Record<string, unknown>)[]): Promise<void> {
     const text = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l)) + "\n").join("");
     await this.#writer.write(new TextEncoder().encode(text));
+  }
+
+  /** Sends one request and reads the next line: its answer, where requests go one at a time. */
+  async ask(request: Record<string, unknown>): Promise<Line> {
+    await this.send(request);
+    return (await this.read(1))[0];
   }
 
   /** Reads the next `count` stdout lines, each parsed as JSON (a line that is not JSON throws). */

@@ -4,59 +4,30 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { Program } from "../helpers/program.ts";
+import { buildBundle, bundleRunArgs, bundleSteps } from "../helpers/bundle.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 
-/** The bundle task's commands: `deno bundle …` writing to `output`, then shipping its parsers. */
-async function bundleArgs(output: string): Promise<string[]> {
-  return (await bundleSteps(output))[0];
-}
-
-/** Each `&&`-joined command of the bundle task as `deno` arguments, writing beside `output`. */
-async function bundleSteps(output: string): Promise<string[][]> {
-  const config = JSON.parse(await Deno.readTextFile(join(checkout, "deno.json")));
-  return (config.tasks.bundle as string).split(" && ").map((step, i) => {
-    const [deno, ...args] = step.split(" ");
-    assert.equal(deno, "deno");
-    if (i === 0) {
-      const at = args.indexOf("-o");
-      assert.ok(at > 0, `the bundle task names its output with -o: ${config.tasks.bundle}`);
-      args[at + 1] = output;
-      return ["bundle", "--quiet", ...args.slice(1)];
-    }
-    // The parsers go beside the bundle: dist/parsers for dist/lspgate.js.
-    return args.map((arg) =>
-      arg === "dist/parsers"
-        ? join(dirname(output), "parsers")
-        : arg === "--allow-write=dist"
-        ? `--allow-write=${dirname(output)}`
-        : arg
-    );
-  });
+/** The answers the watcher test reads. */
+interface Answer {
+  ok: boolean;
+  details: {
+    changeTracking?: string;
+    watcher?: { runsOn: string; pid?: number };
+    locations?: { file: string; line: number }[];
+  };
 }
 
 Deno.test("deno task bundle makes one file that answers through deno lsp from its own Workers", async () => {
   const ws = await TempWorkspace.copy("deno");
   const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-task-" });
   try {
-    const bundle = join(out, "lspgate.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: await bundleArgs(bundle),
-      cwd: checkout,
-      stderr: "piped",
-    }).output();
-    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+    const bundle = await buildBundle(out);
     const child = new Deno.Command(Deno.execPath(), {
       args: [
-        "run",
-        "--unstable-worker-options",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
-        bundle,
+        ...bundleRunArgs(bundle),
         "--root",
         ws.root,
       ],
@@ -113,13 +84,7 @@ Deno.test("the bundle carries its parsers: no registry and an empty Deno cache, 
     await ws.write("shop.rb", "class Shop\n  def open\n    true\n  end\nend\n");
     const result = await new Deno.Command(Deno.execPath(), {
       args: [
-        "run",
-        "--unstable-worker-options",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
-        bundle,
+        ...bundleRunArgs(bundle),
         "--root",
         ws.root,
         "--no-servers",
@@ -164,47 +129,19 @@ Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is w
       cwd: ws.root,
     }).output();
     assert.equal(made.code, 0);
-    const bundle = join(out, "lspgate.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: await bundleArgs(bundle),
-      cwd: checkout,
-      stderr: "piped",
-    }).output();
-    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
-    const child = new Deno.Command(Deno.execPath(), {
-      // The README's grant for the bundle, its runtime folder this test's own.
-      args: [
-        "run",
-        "--unstable-worker-options",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
-        `--allow-write=${join(runtime, "lspgate")}`,
-        bundle,
+    const bundle = await buildBundle(out);
+    // The README's grant for the bundle, its runtime folder this test's own.
+    const lspgate = new Program(
+      [
+        ...bundleRunArgs(bundle, [`--allow-write=${join(runtime, "lspgate")}`]),
         "--root",
         ws.root,
       ],
-      cwd: out,
-      env: { XDG_RUNTIME_DIR: runtime },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    const ask = async (request: Record<string, unknown>) => {
-      await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
-      while (!buffered.includes("\n")) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the bundle's output ended");
-        buffered += value;
-      }
-      const line = buffered.slice(0, buffered.indexOf("\n"));
-      buffered = buffered.slice(buffered.indexOf("\n") + 1);
-      return JSON.parse(line);
-    };
+      { XDG_RUNTIME_DIR: runtime },
+      Deno.execPath(),
+    );
+    const ask = async (request: Record<string, unknown>) =>
+      (await lspgate.ask(request)) as unknown as Answer;
     try {
       let id = 1;
       const definition = () =>
@@ -217,8 +154,8 @@ Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is w
         status = await ask({ id: id++, action: "status" });
       }
       assert.equal(status.details.changeTracking, "exact", JSON.stringify(status.details));
-      assert.equal(status.details.watcher.runsOn, "process", JSON.stringify(status.details));
-      const watcherPid = status.details.watcher.pid;
+      assert.equal(status.details.watcher?.runsOn, "process", JSON.stringify(status.details));
+      const watcherPid = status.details.watcher?.pid;
       const cmdline = await Deno.readTextFile(`/proc/${watcherPid}/cmdline`);
       assert.ok(cmdline.includes(bundle), `the watcher process runs the bundle: ${cmdline}`);
       // Another tool moves greet down three lines on disk; the next question answers from there.
@@ -231,15 +168,11 @@ Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is w
       const moved = await definition();
       assert.equal(moved.ok, true, JSON.stringify(moved));
       assert.deepEqual(
-        moved.details.locations.map((l: { file: string; line: number }) => [l.file, l.line]),
+        moved.details.locations?.map((l) => [l.file, l.line]),
         [["src/greet.ts", before + 3]],
       );
     } finally {
-      await writer.close();
-      await reader.cancel();
-      const { code } = await child.status;
-      assert.equal(code, 0);
-      await child.stderr.cancel();
+      assert.equal((await lspgate.finish()).code, 0);
     }
   } finally {
     await ws.remove();

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { ADAPTERS, defaultConfig, Session } from "../../mod.ts";
 import { expectOk, locationsOf, type Success } from "../helpers/session.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { procTreeMiB } from "../helpers/proc.ts";
 
 interface View {
   key: string;
@@ -14,20 +15,6 @@ interface View {
   reason?: string;
   pid?: number;
   rssMiB?: number;
-}
-
-/** The resident memory of a process tree in MiB, read from /proc here, not through lspgate. */
-function procTreeMiB(pid: number): number {
-  let kib = Number(
-    Deno.readTextFileSync(`/proc/${pid}/status`).match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0,
-  );
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    const children = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`).trim();
-    for (const child of children ? children.split(" ") : []) {
-      kib += procTreeMiB(Number(child)) * 1024;
-    }
-  }
-  return kib / 1024;
 }
 
 Deno.test("a memory budget stops the least recently used idle server; it answers again on its next question", async () => {

@@ -4,23 +4,10 @@
 // the default budget is half the machine's memory, and through the daemon the watcher process's
 // memory is reported too. Real deno lsp on the deno fixture.
 import assert from "node:assert/strict";
-import { REPO_ROOT } from "../helpers/program.ts";
+import { Program, REPO_ROOT } from "../helpers/program.ts";
 import { runToEnd } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
-
-/** Resident memory of a process tree in MiB, read from /proc here (the test runs with -A). */
-function procTreeMiB(pid: number): number {
-  let kib = Number(
-    Deno.readTextFileSync(`/proc/${pid}/status`).match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0,
-  );
-  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-    const children = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`).trim();
-    for (const child of children ? children.split(" ") : []) {
-      kib += procTreeMiB(Number(child)) * 1024;
-    }
-  }
-  return kib / 1024;
-}
+import { procTreeMiB } from "../helpers/proc.ts";
 
 function halfTheMachineMiB(): number {
   const meminfo = Deno.readTextFileSync("/proc/meminfo");
@@ -36,29 +23,13 @@ interface Status {
 
 /** `deno task start ARGS` in the deno fixture: a hover, then `status`'s details. */
 async function statusUnderStartTask(args: string[], env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "--config", `${REPO_ROOT}deno.json`, "start", ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const answer = async (request: Record<string, unknown>) => {
-    await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
-    while (!buffered.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error("lspgate's output ended");
-      buffered += value;
-    }
-    const line = buffered.slice(0, buffered.indexOf("\n"));
-    buffered = buffered.slice(buffered.indexOf("\n") + 1);
-    return JSON.parse(line);
-  };
+  const lspgate = new Program(
+    ["task", "--quiet", "--config", `${REPO_ROOT}deno.json`, "start", ...args],
+    env,
+    Deno.execPath(),
+  );
   try {
-    const hover = await answer({
+    const hover = await lspgate.ask({
       id: 1,
       action: "hover",
       file: "src/main.ts",
@@ -66,20 +37,19 @@ async function statusUnderStartTask(args: string[], env: Record<string, string>)
       column: 10,
     });
     assert.equal(hover.ok, true, JSON.stringify(hover));
-    const status = await answer({ id: 2, action: "status" });
-    assert.equal(status.ok, true, JSON.stringify(status));
+    const status = await lspgate.ask({ id: 2, action: "status" }) as {
+      details: Status;
+      content: { text: string }[];
+    };
     // Measured here while lspgate still runs its server.
-    const running = (status.details as Status).servers.find((s) => s.pid !== undefined);
+    const running = status.details.servers.find((s) => s.pid !== undefined);
     const procMiB = running?.pid ? procTreeMiB(running.pid) : undefined;
     const watcherMiB = status.details.watcher?.pid
       ? procTreeMiB(status.details.watcher.pid)
       : undefined;
-    return { details: status.details as Status, procMiB, watcherMiB, text: status.content[0].text };
+    return { details: status.details, procMiB, watcherMiB, text: status.content[0].text };
   } finally {
-    await writer.close();
-    await lines.cancel();
-    await child.stderr.cancel();
-    await child.status;
+    await lspgate.finish();
   }
 }
 

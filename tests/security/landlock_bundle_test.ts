@@ -3,24 +3,11 @@
 // root and shows nothing of a file outside it.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { locate } from "../helpers/locate.ts";
-import { LSPGATE_DIR } from "./fixture.ts";
 import { hostileRepo } from "./hostile.ts";
+import { buildBundle, bundleRunArgs } from "../helpers/bundle.ts";
 
 const SECRET = "OUTSIDE-CONTENTS-b7d0e2";
-
-/** The bundle task's `deno` arguments, writing to `output` instead of dist/lspgate.js. */
-async function bundleArgs(output: string): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(join(LSPGATE_DIR, "deno.json")));
-  // The task's first command bundles; the next ones ship the parsers beside it.
-  const [deno, ...args] = (config.tasks.bundle as string).split(" && ")[0].split(" ");
-  assert.equal(deno, "deno");
-  const at = args.indexOf("-o");
-  assert.ok(at > 0, `the bundle task names its output with -o: ${config.tasks.bundle}`);
-  args[at + 1] = output;
-  return ["bundle", "--quiet", ...args.slice(1)];
-}
 
 Deno.test("the bundled lspgate is its own Landlock launcher: deno lsp answers confined", async () => {
   const repo = await hostileRepo({
@@ -33,13 +20,7 @@ Deno.test("the bundled lspgate is its own Landlock launcher: deno lsp answers co
   await Deno.writeTextFile(join(repo.outside, "secret.ts"), `export const secret = "${SECRET}";\n`);
   const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-landlock-" });
   try {
-    const bundle = join(out, "lspgate.js");
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: await bundleArgs(bundle),
-      cwd: LSPGATE_DIR,
-      stderr: "piped",
-    }).output();
-    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+    const bundle = await buildBundle(out);
     const text = await Deno.readTextFile(join(repo.root, "main.ts"));
     const requests = [
       { id: 1, action: "hover", file: "main.ts", ...locate(text, "secret;") },
@@ -48,13 +29,7 @@ Deno.test("the bundled lspgate is its own Landlock launcher: deno lsp answers co
     ];
     const child = new Deno.Command(Deno.execPath(), {
       args: [
-        "run",
-        "--unstable-worker-options",
-        V8_FLAGS_ARG,
-        "--allow-read",
-        "--allow-env",
-        "--allow-run",
-        bundle,
+        ...bundleRunArgs(bundle),
         "--root",
         repo.root,
         "--role",

@@ -1,0 +1,63 @@
+// `deno task bundle` as deno.json spells it, for the tests of the one shipped file: its commands
+// pointed at a folder of the test's own.
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { REPO_ROOT } from "./program.ts";
+import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
+
+/** The bundle task's first command (`deno bundle …`) as `deno` arguments, writing to `output`. */
+export async function bundleArgs(output: string): Promise<string[]> {
+  return (await bundleSteps(output))[0];
+}
+
+/** Each `&&`-joined command of the bundle task as `deno` arguments, writing beside `output`. */
+export async function bundleSteps(output: string): Promise<string[][]> {
+  const config = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  return (config.tasks.bundle as string).split(" && ").map((step, i) => {
+    const [deno, ...args] = step.split(" ");
+    assert.equal(deno, "deno");
+    if (i === 0) {
+      const at = args.indexOf("-o");
+      assert.ok(at > 0, `the bundle task names its output with -o: ${config.tasks.bundle}`);
+      args[at + 1] = output;
+      return ["bundle", "--quiet", ...args.slice(1)];
+    }
+    // The parsers go beside the bundle: dist/parsers for dist/lspgate.js.
+    return args.map((arg) =>
+      arg === "dist/parsers"
+        ? join(dirname(output), "parsers")
+        : arg === "--allow-write=dist"
+        ? `--allow-write=${dirname(output)}`
+        : arg
+    );
+  });
+}
+
+/** Builds the bundle into `out` as the task's first command does; its path. */
+export async function buildBundle(out: string): Promise<string> {
+  const bundle = join(out, "lspgate.js");
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: await bundleArgs(bundle),
+    cwd: REPO_ROOT,
+    stderr: "piped",
+  }).output();
+  assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+  return bundle;
+}
+
+/**
+ * `deno run` arguments for the bundle under the README's grant for it (read, env, run; `grants`
+ * adds more, a write or the runtime folder's), ending with the bundle: lspgate's own flags follow.
+ */
+export function bundleRunArgs(bundle: string, grants: string[] = []): string[] {
+  return [
+    "run",
+    "--unstable-worker-options",
+    V8_FLAGS_ARG,
+    "--allow-read",
+    "--allow-env",
+    "--allow-run",
+    ...grants,
+    bundle,
+  ];
+}
