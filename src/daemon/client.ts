@@ -39,7 +39,10 @@ export class DaemonConnection {
     this.#reading = this.#read();
   }
 
-  /** Connects and says hello; a refused hello is thrown as the daemon's error. */
+  /**
+   * Connects and says hello; a refused hello is thrown as the daemon's error, a daemon that closed
+   * the connection before answering as DaemonGoneError.
+   */
   static async open(socketPath: string, hello: Hello): Promise<DaemonConnection> {
     const conn = await Deno.connect({ transport: "unix", path: socketPath });
     const connection = new DaemonConnection(conn);
@@ -47,6 +50,7 @@ export class DaemonConnection {
       connection.#helloWaiter = resolve;
       connection.#writer.write(JSON.stringify({ hello }));
     });
+    if (reply.closed === true) throw new DaemonGoneError();
     const answer = reply.hello as Record<string, unknown> | undefined;
     if (!answer || answer.ok !== true) {
       connection.close();
@@ -149,7 +153,8 @@ export class DaemonConnection {
       // The daemon went away.
     } finally {
       this.#closed = true;
-      this.#helloWaiter?.({ hello: { ok: false, error: { message: "the daemon closed" } } });
+      // Gone before it answered the hello (killed, or exiting): no daemon, not a refusal.
+      this.#helloWaiter?.({ closed: true });
       for (const [id, waiter] of this.#pending) {
         this.#pending.delete(id);
         waiter.resolve(lost(waiter.callerId));
@@ -171,4 +176,12 @@ function lost(id: unknown): DaemonResponse {
       message: "the lspgate daemon went away before answering; ask again (a new one starts)",
     },
   };
+}
+
+/** The daemon closed the connection before it answered the hello: it is going away. */
+export class DaemonGoneError extends Error {
+  constructor() {
+    super("the daemon closed the connection before answering");
+    this.name = "DaemonGoneError";
+  }
 }

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DaemonConnection } from "./client.ts";
+import { DaemonConnection, DaemonGoneError } from "./client.ts";
 import { type ConnectionHandler, DaemonAlreadyRunning, type Hello, runDaemon } from "./server.ts";
 import { daemonSocket, socketFolder } from "./socket_path.ts";
+import { attach } from "./start.ts";
+import type { LspGateConfig } from "../config_schema.ts";
 
 /** A daemon handler that echoes requests with the connection's role; "slow" waits to be closed. */
 function fakeHandler() {
@@ -231,3 +233,32 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+Deno.test("a daemon that closes the connection before answering the hello is gone, not a refusal", async () => {
+  // What a killed daemon's socket can do while its process is still being torn down: take the
+  // connection, then close it. attach() finds no daemon there (attachOrStart starts a new one);
+  // before, it threw and the client answered SERVER_EXITED a second time.
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_gone_" }));
+  const root = await Deno.makeTempDir({ prefix: "lspgate_gone_root_" });
+  const before = Deno.env.get("XDG_RUNTIME_DIR");
+  Deno.env.set("XDG_RUNTIME_DIR", runtime);
+  const path = await daemonSocket();
+  assert.ok(path.startsWith(runtime + "/"), path);
+  const listener = Deno.listen({ transport: "unix", path });
+  const closer = (async () => {
+    for await (const conn of listener) conn.close();
+  })();
+  const hello = { role: "main" as const, allowMutations: false, client: "test" };
+  try {
+    await assert.rejects(DaemonConnection.open(path, hello), DaemonGoneError);
+    const target = { root, config: {} as LspGateConfig, sandbox: "none", trust: false };
+    assert.equal(await attach(target, hello), undefined);
+  } finally {
+    listener.close();
+    await closer.catch(() => {});
+    if (before === undefined) Deno.env.delete("XDG_RUNTIME_DIR");
+    else Deno.env.set("XDG_RUNTIME_DIR", before);
+    await Deno.remove(runtime, { recursive: true });
+    await Deno.remove(root, { recursive: true });
+  }
+});

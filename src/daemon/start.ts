@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { fileURLToPath } from "node:url";
 import type { LspGateConfig } from "../config.ts";
-import { DaemonConnection } from "./client.ts";
+import { DaemonConnection, DaemonGoneError } from "./client.ts";
 import type { Hello } from "./server.ts";
 import { checkRuntimeEntry } from "../runtime_folder.ts";
 import { daemonEnvironment } from "./daemon_env.ts";
@@ -52,7 +52,13 @@ export async function attach(
   try {
     return await DaemonConnection.open(socketPath, { ...hello, workspace });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.ConnectionRefused) {
+    // No daemon there, or one still dying (a killed daemon's socket can take a connection it
+    // never answers): a new one is started. A refused hello is thrown.
+    if (
+      error instanceof Deno.errors.NotFound || error instanceof Deno.errors.ConnectionRefused ||
+      error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.BrokenPipe ||
+      error instanceof DaemonGoneError
+    ) {
       return undefined;
     }
     throw error;
