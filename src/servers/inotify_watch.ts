@@ -42,6 +42,7 @@ function libcOf(path: string) {
   return Deno.dlopen(path, {
     init: { name: "inotify_init1", parameters: ["i32"], result: "i32" },
     add: { name: "inotify_add_watch", parameters: ["i32", "buffer", "u32"], result: "i32" },
+    remove: { name: "inotify_rm_watch", parameters: ["i32", "i32"], result: "i32" },
     // Blocks until events come: on a thread of Deno's, not this one.
     read: { parameters: ["i32", "buffer", "usize"], result: "isize", nonblocking: true },
   });
@@ -123,8 +124,17 @@ export async function watchWithInotify(args: string[]): Promise<void> {
   })();
   const buffer = new Uint8Array(64 * 1024);
   const view = new DataView(buffer.buffer);
-  let movedFrom: { cookie: number; path: string } | undefined;
+  let movedFrom: { cookie: number; path: string; isDir: boolean } | undefined;
   const leftBehind = () => {
+    // A folder's watches follow its inode wherever it goes: one moved out is no longer watched,
+    // so nothing done to it outside the root is reported under its old name.
+    if (movedFrom?.isDir) {
+      for (const [wd, folder] of folders) {
+        if (folder !== movedFrom.path && !folder.startsWith(movedFrom.path + "/")) continue;
+        libc.symbols.remove(fd, wd);
+        folders.delete(wd);
+      }
+    }
     // Moved out of the tree: removed, as far as the workspace is concerned.
     if (movedFrom) say({ kind: "remove", paths: [movedFrom.path] });
     movedFrom = undefined;
@@ -160,7 +170,7 @@ export async function watchWithInotify(args: string[]): Promise<void> {
       const isDir = (mask & IN_ISDIR) !== 0;
       if (mask & IN_MOVED_FROM) {
         leftBehind();
-        movedFrom = { cookie, path };
+        movedFrom = { cookie, path, isDir };
         continue;
       }
       if (mask & IN_MOVED_TO) {

@@ -80,6 +80,28 @@ Deno.test("watcher process: a renamed folder is followed under its new name; rem
   }
 });
 
+Deno.test("watcher process: a folder moved out of the root is no longer watched", async () => {
+  const { root, changes, watcher } = await watched();
+  const elsewhere = await Deno.makeTempDir({ prefix: "lspgate_inotify_out_" });
+  try {
+    await sh("mkdir -p gone/inner && echo x > gone/inner/a.py", root);
+    await watcher.flush();
+    await Deno.rename(join(root, "gone"), join(elsewhere, "gone"));
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "gone")), 3, "moved out: removed");
+    changes.length = 0;
+    // Its watches would follow the inode: changes out there must not come back under old names.
+    await Deno.writeTextFile(join(elsewhere, "gone/inner/b.py"), "outside");
+    await Deno.writeTextFile(join(elsewhere, "gone/inner/a.py"), "changed outside");
+    await Deno.writeTextFile(join(root, "marker.py"), "inside");
+    await watcher.flush();
+    assert.deepEqual(changes.map((c) => c.path), [join(root, "marker.py")]);
+  } finally {
+    await done(watcher, root);
+    await Deno.remove(elsewhere, { recursive: true });
+  }
+});
+
 Deno.test("watcher process: a heavy folder is not watched, but is once renamed to a plain name", async () => {
   const { root, changes, watcher } = await watched();
   try {
