@@ -5,7 +5,7 @@ import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
-import { type InotifyProcess, startInotify } from "./inotify_process.ts";
+import type { InotifyProcess } from "./inotify_process.ts";
 
 /** How long a flush waits for the watcher before going on without it. */
 const FLUSH_WAIT_MS = 200;
@@ -174,7 +174,10 @@ export function watchWorkspace(
    * its own against a Worker's ~15.6 (README, Performance). Else a Worker.
    */
   async function beginElsewhere() {
-    const started = options.process === false ? undefined : await startInotify(root, barrier);
+    // Loaded here: a session watching on its own thread never needs it (nor what it loads).
+    const started = options.process === false
+      ? undefined
+      : await (await import("./inotify_process.ts")).startInotify(root, barrier);
     if (state === "stopped") return started?.stop();
     if (started) {
       watcherProcess = started;
