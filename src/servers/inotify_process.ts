@@ -47,6 +47,10 @@ export async function startInotify(
   const events = eventsOf(child.stdout)[Symbol.asyncIterator]();
   const first = await events.next();
   if (first.done || first.value.kind !== "watching") {
+    // Said (the inotify watch limit, say); the caller's Worker may do no better, and says so too.
+    if (!first.done && first.value.message) {
+      console.error(`lspgate: the watcher process for ${root}: ${first.value.message}`);
+    }
     stop();
     await child.status;
     return undefined;

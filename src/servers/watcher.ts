@@ -170,14 +170,19 @@ export function watchWorkspace(
   /**
    * lspgate's watcher process where it starts: Deno.watchFs's mask has IN_OPEN, so every file a
    * server opens costs this process a wake-up (pyright, ~60 a references question), and its thread
-   * stalls on a FIFO; the process sees changes only, opens nothing, and a stop ends it. ~14 MiB of
+   * stalls on a FIFO; the process sees changes only, opens nothing, and a stop ends it. ~11 MiB of
    * its own against a Worker's ~15.6 (README, Performance). Else a Worker.
    */
   async function beginElsewhere() {
-    // Loaded here: a session watching on its own thread never needs it (nor what it loads).
-    const started = options.process === false
-      ? undefined
-      : await (await import("./inotify_process.ts")).startInotify(root, barrier);
+    let started: InotifyProcess | undefined;
+    try {
+      // Loaded here: a session watching on its own thread never needs it (nor what it loads).
+      if (options.process !== false) {
+        started = await (await import("./inotify_process.ts")).startInotify(root, barrier);
+      }
+    } catch {
+      // It could not start: the Worker watches instead.
+    }
     if (state === "stopped") return started?.stop();
     if (started) {
       watcherProcess = started;
