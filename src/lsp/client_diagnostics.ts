@@ -69,6 +69,11 @@ export class ClientDiagnostics {
     this.#deps = deps;
   }
 
+  /** When `uri` was last sent; Infinity while it is on its way (or was never sent). */
+  #sentAt(uri: string): Told {
+    return this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
+  }
+
   /** Notes that `text` is on its way for `uri`: nothing the server says meanwhile speaks for it. */
   sending(uri: string, text: string): void {
     this.#synced.set(uri, { told: Infinity, at: Infinity });
@@ -194,10 +199,12 @@ export class ClientDiagnostics {
       doc = host.documents.get(uri) ?? doc;
     }
     const version = doc.version;
-    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
+    // Read at each check: a request that finds the document still being sent (another request
+    // opened it moments before) must count the pushes after that send, once it is recorded.
+    const since = () => this.#sentAt(uri);
     const fresh = () => {
       const pushed = this.#pushed.get(key);
-      if (!pushed || pushed.told < since.told) return undefined;
+      if (!pushed || pushed.told < since().told) return undefined;
       return pushed.version === undefined || pushed.version === version ? pushed : undefined;
     };
     // A server silent on clean files: once it kept quiet this long after the document was sent,
@@ -205,7 +212,7 @@ export class ClientDiagnostics {
     const stillClean = host.options.stillCleanAfterMs;
     const cleanBefore = stillClean !== undefined && this.#pushed.get(key)?.items.length === 0;
     const quietUntil = () =>
-      Math.max(since.at + (stillClean ?? 0), progress.endedAt + DIAGNOSTICS_QUIET_MS);
+      Math.max(since().at + (stillClean ?? 0), progress.endedAt + DIAGNOSTICS_QUIET_MS);
     // pyright registers pull diagnostics dynamically, shortly after `initialized`, and then
     // stops pushing: a registration arriving while we wait switches to pulling.
     const heard = () => fresh() !== undefined || host.pullsDiagnostics;
@@ -277,7 +284,6 @@ export class ClientDiagnostics {
     const { timeoutMs, signal } = wait;
     const doc = this.#host.documents.get(uri);
     if (!doc || items.length === 0 || this.#host.pullsDiagnostics) return Promise.resolve(true);
-    const since = this.#synced.get(uri) ?? { told: Infinity, at: Infinity };
     const key = pushKey(uri);
     const place = (d: proto.Diagnostic) =>
       `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:` +
@@ -285,7 +291,7 @@ export class ClientDiagnostics {
     const wanted = items.map(place);
     const holds = () => {
       const pushed = this.#pushed.get(key);
-      if (!pushed || pushed.told < since.told) return false;
+      if (!pushed || pushed.told < this.#sentAt(uri).told) return false;
       if (pushed.version !== undefined && pushed.version !== doc.version) return false;
       const have = new Set(pushed.items.map(place));
       return wanted.every((w) => have.has(w));

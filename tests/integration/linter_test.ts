@@ -74,3 +74,36 @@ Deno.test("deno lsp and biome together: merged diagnostics with sources, navigat
     await ws.remove();
   }
 });
+
+Deno.test("diagnostics asked at once for files being opened: every answer has biome's push, none waits it out", async () => {
+  // Several requests for one file arrive together: the first sends the didOpen, the others find
+  // the document open but its send not yet recorded. Those once waited for a push "after" a send
+  // of time Infinity, and answered after the whole timeout: "not heard from biome".
+  const ws = await TempWorkspace.copy("deno");
+  await ws.write("biome.json", JSON.stringify({ linter: { enabled: true } }));
+  const files = Array.from({ length: 20 }, (_, i) => `src/eq${i}.ts`);
+  for (const [i, file] of files.entries()) {
+    await ws.write(file, `export const same${i} = ${i} == 1;\n`);
+  }
+  const session = await openSession(ws.root);
+  try {
+    let id = 1;
+    const asked = files.flatMap((file) =>
+      Array.from({ length: 5 }, () => session.handle({ id: id++, action: "diagnostics", file }))
+    );
+    for (const response of await Promise.all(asked)) {
+      const answer = expectOk(response);
+      const [file] = answer.details.files as { file: string; diagnostics: Diagnostic[] }[];
+      assert.doesNotMatch(String(answer.content[0].text), /not heard from biome/);
+      assert.ok(
+        file.diagnostics.some((d) =>
+          d.source === "biome" && d.code === "lint/suspicious/noDoubleEquals"
+        ),
+        `${file.file}: biome's noDoubleEquals: ${JSON.stringify(file.diagnostics)}`,
+      );
+    }
+  } finally {
+    await session.close();
+    await ws.remove();
+  }
+});
