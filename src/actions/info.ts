@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { MemoryReport, ServerEntry } from "../servers/manager.ts";
 import type { ChangeTracking } from "../servers/watcher.ts";
-import { treeRssMiB } from "../servers/memory.ts";
+import { treeRssKiB } from "../servers/memory.ts";
 import { describeAdapters, listAdapters } from "./adapter_list.ts";
 import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
@@ -145,11 +145,16 @@ interface WatcherView {
 }
 
 /** Where the watcher runs; its own process's pid and resident memory where it has one. */
-function watcherView(session: ActionContext["session"]): WatcherView | undefined {
+function watcherView(
+  session: ActionContext["session"],
+  memory: MemoryReport,
+): WatcherView | undefined {
   const where = session.watcher?.();
   if (!where?.runsOn) return undefined;
   if (where.pid === undefined) return { runsOn: where.runsOn };
-  const rss = treeRssMiB(where.pid);
+  // The table the servers were just measured from: one read of /proc for the whole status.
+  const kib = memory.processes && treeRssKiB(where.pid, memory.processes);
+  const rss = kib === undefined ? undefined : Math.round(kib / 1024);
   return {
     runsOn: where.runsOn,
     pid: where.pid,
@@ -175,7 +180,7 @@ export const statusAction: ActionDef = defineAction({
     const s = context.session;
     const memory = context.manager.memory(true);
     const views = context.manager.entries().map((e) => serverView(context, e, true, memory));
-    const watcher = watcherView(s);
+    const watcher = watcherView(s, memory);
     const head = [
       `lspgate ${s.version}, root ${context.workspace.path}`,
       `role ${s.role}, mutations ${s.allowMutations ? "allowed" : "refused"}, ` +

@@ -317,6 +317,7 @@ export class ServerManager {
         if (mib !== undefined) rssMiB.set(key, Math.round(mib));
       }
       this.#memory = {
+        processes,
         rssMiB,
         totalMiB: processes
           ? Math.round(servers.reduce((sum, s) => sum + (s.rssMiB ?? 0), 0))

@@ -1,6 +1,7 @@
 // The server manager's types: its servers' states and entries, leases and overlay locks, its
 // options, and what it reports of memory.
 import type { LspGateError } from "../errors.ts";
+import type { ProcessTable } from "./memory.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
 import type { Telemetry } from "../telemetry.ts";
@@ -158,4 +159,6 @@ export interface MemoryReport {
   rssMiB: Map<string, number>;
   /** Why the servers are over the budget and kept so, when they are. */
   over?: string;
+  /** The process table this report was measured from, for other trees asked about with it. */
+  processes?: ProcessTable;
 }

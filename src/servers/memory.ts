@@ -67,7 +67,10 @@ export function readProcesses(): ProcessTable | undefined {
 
 /** readProcesses() without waiting on the thread where it runs `cat`: the memory budget's checks. */
 export async function readProcessesSoon(): Promise<ProcessTable | undefined> {
-  if (procReadable !== false) return readProcesses();
+  if (procReadable !== false) {
+    const table = readProc();
+    if (table) return table;
+  }
   const command = catStats();
   if (!command) return undefined;
   try {
@@ -199,9 +202,14 @@ export function treeRssMiB(pid: number): number | undefined {
  * where neither can be read.
  */
 export function defaultBudgetMiB(): number | undefined {
-  const kib = memTotalKiB();
+  // The machine's memory does not change: read once (through `cat`, a process, where Deno may not
+  // read /proc), not again for each workspace a daemon opens.
+  const kib = machineKiB === null ? machineKiB = memTotalKiB() : machineKiB;
   return kib !== undefined && kib > 0 ? Math.floor(kib / 1024 / 2) : undefined;
 }
+
+/** MemTotal in KiB once read; null before. */
+let machineKiB: number | undefined | null = null;
 
 function memTotalKiB(): number | undefined {
   let meminfo: string;
