@@ -152,7 +152,8 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   if (watcherLibc) read.add(watcherLibc);
   notes.push(
     `the workspace watcher, outside the main thread, is \`${Deno.execPath()} run --allow-ffi=<libc> ` +
-      "--allow-read=<root>,<barrier folder> …inotify_watch.ts\` (it only watches)",
+      "--allow-read …inotify_watch.ts\`, one for every root (it only watches; with a narrower read " +
+      "grant than this one, one for each root, granted that root)",
   );
   // lspgate's private runtime folder (never the workspace): the daemon's socket, the hook's turn
   // state, the watcher's barrier (exact change tracking). Its one socket is all the net there is.

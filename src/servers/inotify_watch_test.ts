@@ -176,21 +176,131 @@ Deno.test("watcher process: the kernel's queue overflowing is a loss, said as on
   }
 });
 
+/** The watcher process's command line, as the kernel has it. */
+async function commandLine(pid: number): Promise<string[]> {
+  return (await Deno.readTextFile(`/proc/${pid}/cmdline`)).split("\0").filter(Boolean);
+}
+
+/** Whether `pid` ends within `withinMs`. */
+async function ended(pid: number, withinMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1][0] === "Z") return true;
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 Deno.test("watcher process: stop() ends it", async () => {
   const { root, watcher } = await watched();
   const pid = watcher.processId!;
   assert.ok(pid > 0);
   await done(watcher, root);
-  const deadline = Date.now() + 5_000;
-  let alive = true;
-  while (alive && Date.now() < deadline) {
-    try {
-      const state = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1][0];
-      alive = state !== "Z";
-    } catch {
-      alive = false;
-    }
-    if (alive) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(await ended(pid), true, `the watcher process ${pid} ended`);
+});
+
+Deno.test("watcher process: roots share one process, each hearing only its own changes", async () => {
+  const a = await watched();
+  const b = await watched();
+  try {
+    const pid = a.watcher.processId!;
+    assert.equal(b.watcher.processId, pid, "one process watches both roots");
+    // Granted read as lspgate here is (everywhere): roots added later are readable too.
+    assert.ok((await commandLine(pid)).includes("--allow-read"));
+    await Deno.writeTextFile(join(a.root, "only_a.py"), "a");
+    await Deno.writeTextFile(join(b.root, "only_b.py"), "b");
+    await a.watcher.flush();
+    await b.watcher.flush();
+    assert.deepEqual(a.changes, [{ path: join(a.root, "only_a.py"), type: 1 }]);
+    assert.deepEqual(b.changes, [{ path: join(b.root, "only_b.py"), type: 1 }]);
+    // One root stopped: the other is still watched, exactly.
+    a.watcher.stop();
+    b.changes.length = 0;
+    await Deno.writeTextFile(join(b.root, "later.py"), "b");
+    await b.watcher.flush();
+    assert.equal(b.watcher.exact, true);
+    assert.deepEqual(b.changes, [{ path: join(b.root, "later.py"), type: 1 }]);
+    assert.equal(await ended(pid, 300), false, "still running for the other root");
+    b.watcher.stop();
+    assert.equal(await ended(pid), true, "ended with its last root");
+  } finally {
+    await done(a.watcher, a.root);
+    await done(b.watcher, b.root);
   }
-  assert.equal(alive, false, `the watcher process ${pid} ended`);
+});
+
+Deno.test("watcher process: one root's queue overflowing costs another root nothing", async () => {
+  let lostA = 0;
+  let lostB = 0;
+  const a = await watched(() => lostA++);
+  const b = await watched(() => lostB++);
+  try {
+    const pid = a.watcher.processId!;
+    assert.equal(b.watcher.processId, pid);
+    const limit = Number(await Deno.readTextFile("/proc/sys/fs/inotify/max_queued_events"));
+    Deno.kill(pid, "SIGSTOP");
+    try {
+      await sh(`touch $(seq -f 'x%g' 1 ${limit + 100})`, a.root);
+      await Deno.writeTextFile(join(b.root, "meanwhile.py"), "b");
+    } finally {
+      Deno.kill(pid, "SIGCONT");
+    }
+    const deadline = Date.now() + 20_000;
+    while (lostA === 0 && Date.now() < deadline) await a.watcher.flush();
+    assert.ok(lostA >= 1, "a's overflow was reported");
+    await b.watcher.flush();
+    assert.equal(lostB, 0, "b lost nothing: its queue is its own");
+    assert.equal(b.watcher.exact, true);
+    assert.equal(typeOf(b.changes, join(b.root, "meanwhile.py")), 1);
+  } finally {
+    await done(a.watcher, a.root);
+    await done(b.watcher, b.root);
+  }
+});
+
+Deno.test("watcher process: where lspgate's read is narrowed, each root has its own, granted that root", async () => {
+  const roots = [await tempRoot(), await tempRoot()];
+  const script = join(roots[0], "start.ts");
+  const module = new URL("./inotify_process.ts", import.meta.url).href;
+  await Deno.writeTextFile(
+    script,
+    `import { startInotify } from "${module}";\n` +
+      `const started = await Promise.all(Deno.args.map((root) => startInotify(root, undefined)));\n` +
+      `console.log(JSON.stringify(started.map((process) => process?.pid)));\n` +
+      `await Deno.stdin.read(new Uint8Array(1));\n` +
+      `for (const process of started) process?.stop();\n`,
+  );
+  const libc = ["/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6"];
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--allow-read=${[...roots, ...libc].join(",")}`,
+      `--allow-run=${Deno.execPath()}`,
+      script,
+      ...roots,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const pids = JSON.parse((await reader.read()).value!) as number[];
+    assert.equal(pids.length, 2);
+    assert.ok(pids[0] > 0 && pids[1] > 0 && pids[0] !== pids[1], `two processes: ${pids}`);
+    for (const [i, pid] of pids.entries()) {
+      assert.ok((await commandLine(pid)).includes(`--allow-read=${roots[i]}`));
+    }
+    await child.stdin.close();
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+    assert.equal((await child.status).code, 0);
+    for (const pid of pids) assert.equal(await ended(pid), true);
+  } finally {
+    for (const root of roots) await Deno.remove(root, { recursive: true });
+  }
 });

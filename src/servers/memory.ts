@@ -161,23 +161,30 @@ export function treeRssKiB(pid: number, processes: ProcessTable): number | undef
  * process may descend from two of them: a daemon started by a client is that client's child).
  */
 export function forestRssKiB(pids: readonly number[], processes: ProcessTable): number {
+  let total = 0;
+  for (const pid of forestPids(pids, processes)) {
+    total += processes.get(pid)?.rssKiB ?? residentKiB(pid);
+  }
+  return total;
+}
+
+/** `pids` and all their descendants, each once. */
+export function forestPids(pids: readonly number[], processes: ProcessTable): number[] {
   const children = new Map<number, number[]>();
   for (const [child, { ppid }] of processes) {
     const list = children.get(ppid);
     if (list) list.push(child);
     else children.set(ppid, [child]);
   }
-  let total = 0;
   const stack = [...pids];
   const seen = new Set<number>();
   while (stack.length) {
     const next = stack.pop()!;
     if (seen.has(next)) continue;
     seen.add(next);
-    total += processes.get(next)?.rssKiB ?? residentKiB(next);
     stack.push(...children.get(next) ?? []);
   }
-  return total;
+  return [...seen];
 }
 
 /** One process's resident memory (`statm`), read only for the trees asked about; 0 once gone. */

@@ -1,13 +1,19 @@
 // What agent users run: N git worktrees of one real repository, each asked by its own client.
 // Two ways side by side: one daemon for all of them (`--daemon`: lspgate's one daemon per user),
 // and one lspgate per worktree as peers run it (each its own servers). Reported: the total
-// resident memory of lspgate and every server it started, the cold start of each worktree's first
-// correct definition, and the warm median. Nothing is asserted: timings belong in a report.
+// memory of lspgate and every server it started, the cold start of each worktree's first correct
+// definition, and the warm median. Nothing is asserted: timings belong in a report.
+//
+// The total is given twice. RSS summed over processes counts the pages they share (the Deno
+// binary's code, ~30 MiB in each Deno process) once per process, so it grows with the number of
+// processes, not with the memory they take: the daemon column has a client per worktree and a
+// watcher process per root beside the daemon. PSS (each shared page divided among the processes
+// that map it) sums to what the machine gives them.
 //
 // `deno run -A tests/bench/worktrees.ts [--scenario typescript/rxjs] [--worktrees 8] [--samples 20]`
 // (also part of `deno task bench`: 8 worktrees in the full run, 2 in --quick).
 import { parseArgs } from "node:util";
-import { forestRssKiB, readProcesses } from "../../src/servers/memory.ts";
+import { forestPids, forestRssKiB, readProcesses } from "../../src/servers/memory.ts";
 import { copyWorkspace } from "./measure.ts";
 import { LspgateProcess } from "./lspgate_process.ts";
 import { type Scenario, SCENARIOS } from "./scenarios.ts";
@@ -66,7 +72,8 @@ export async function measureWorktrees(
       const side = await measureSide(scenario, roots, shared, samples);
       sides.push(side);
       log(
-        `  ${side.label.padEnd(26)} total ${Math.round(side.totalMiB)} MiB; cold median ` +
+        `  ${side.label.padEnd(26)} total PSS ${Math.round(side.totalPssMiB)} MiB (RSS ` +
+          `${Math.round(side.totalMiB)}); cold median ` +
           `${Math.round(median(side.coldMs))} ms (max ${Math.round(Math.max(...side.coldMs))}); ` +
           `warm median ${side.warmMedianMs.toFixed(1)} ms`,
       );
@@ -138,9 +145,11 @@ async function measureSide(
     if (!processes) throw new Error("/proc cannot be read");
     const pids = [...clients.map((c) => c.pid), ...(daemonPid ? [daemonPid] : [])];
     const totalKiB = forestRssKiB(pids, processes);
+    const pssKiB = forestPids(pids, processes).reduce((sum, pid) => sum + proportionalKiB(pid), 0);
     return {
       label: shared ? "one daemon for all" : "one lspgate per worktree",
       totalMiB: totalKiB / 1024,
+      totalPssMiB: pssKiB / 1024,
       coldMs,
       warmMedianMs: median(warm),
     };
@@ -154,6 +163,16 @@ async function measureSide(
       }
     }
     await Deno.remove(runtime, { recursive: true }).catch(() => {});
+  }
+}
+
+/** A process's PSS in KiB (`smaps_rollup`); 0 once it is gone. */
+function proportionalKiB(pid: number): number {
+  try {
+    const rollup = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
+    return Number(rollup.match(/^Pss:\s+(\d+) kB/m)?.[1] ?? 0);
+  } catch {
+    return 0;
   }
 }
 
