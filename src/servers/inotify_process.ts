@@ -65,7 +65,7 @@ class WatcherHub {
     }
     this.#ended = true;
     for (const deliver of this.#roots.values()) {
-      deliver({ kind: "failed", paths: [], message: "the watcher process ended" });
+      deliver({ kind: "failed", paths: [], message: "the watcher process ended", ended: true });
       deliver(undefined);
     }
     this.#roots.clear();

@@ -304,3 +304,30 @@ Deno.test("watcher process: where lspgate's read is narrowed, each root has its 
     for (const root of roots) await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("watcher process: one killed is replaced; changes are followed again, best effort", async () => {
+  let lost = 0;
+  const { root, changes, watcher } = await watched(() => lost++);
+  try {
+    const pid = watcher.processId!;
+    Deno.kill(pid, "SIGKILL");
+    assert.equal(await ended(pid), true);
+    const deadline = Date.now() + 10_000;
+    while (
+      (watcher.processId === pid || watcher.processId === undefined) && Date.now() < deadline
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(watcher.processId && watcher.processId !== pid, "another watcher process runs");
+    assert.ok(lost >= 1, "what changed meanwhile is unknown: said as a loss");
+    assert.equal(watcher.tracking, "best effort");
+    await Deno.writeTextFile(join(root, "after.py"), "x");
+    const seen = Date.now() + 5_000;
+    while (typeOf(changes, join(root, "after.py")) === undefined && Date.now() < seen) {
+      await watcher.flush();
+    }
+    assert.equal(typeOf(changes, join(root, "after.py")), 1, "a change after is delivered");
+  } finally {
+    await done(watcher, root);
+  }
+});

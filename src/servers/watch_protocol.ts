@@ -16,7 +16,12 @@ export type FromWatcher =
   | { type: "changes"; changes: FileChange[] }
   | { type: "flushed"; id: number }
   | { type: "rescan" }
-  | { type: "failed"; message: string };
+  | {
+    type: "failed";
+    message: string;
+    /** lspgate's watcher process ended (killed, say): another may take over. */
+    ended?: boolean;
+  };
 
 /** One change, as Deno's FsEvent has it (watch_service.ts reads either). */
 export interface WatchEvent {
@@ -24,6 +29,8 @@ export interface WatchEvent {
   paths: string[];
   flag?: "rescan";
   message?: string;
+  /** With "failed": the watcher process itself ended. */
+  ended?: boolean;
 }
 
 /** A watcher process's events, in the kernel's order, and how to end it (inotify_process.ts). */

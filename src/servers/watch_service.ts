@@ -85,12 +85,16 @@ export function watchService(
       for await (const event of process.events) {
         if (abandoned) return;
         if (event.kind === "failed") {
-          say({ type: "failed", message: event.message ?? "the watcher process stopped" });
+          say({
+            type: "failed",
+            message: event.message ?? "the watcher process stopped",
+            ...(event.ended ? { ended: true } : {}),
+          });
           return;
         }
         onEvent(root, barrier, event);
       }
-      say({ type: "failed", message: "the watcher process ended" });
+      say({ type: "failed", message: "the watcher process ended", ended: true });
       return;
     }
     let watcher: Deno.FsWatcher;

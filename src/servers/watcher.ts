@@ -11,6 +11,8 @@ import type { InotifyProcess } from "./inotify_process.ts";
 const FLUSH_WAIT_MS = 200;
 /** Barriers missed in a row after which the watcher is given up (see missedBarrier). */
 const MAX_MISSED = 3;
+/** How many times a watcher process that ended (killed, say) is started again. */
+const MAX_RESTARTS = 3;
 /** The barrier id of the tick: file `b0`, written to rather than created (see writeTick). */
 const TICK_ID = 0;
 const TICK_BYTE = new Uint8Array([0x2e]);
@@ -98,6 +100,8 @@ export function watchWorkspace(
   let tick: Deno.FsFile | undefined;
   /** A write of the tick whose event has not come back yet. */
   let tickPending = false;
+  /** Watcher processes started again after one ended. */
+  let restarts = 0;
   const flushed = new Map<number, () => void>();
   let onWatching: () => void = () => {};
   const watching = new Promise<void>((resolve) => onWatching = resolve);
@@ -132,6 +136,10 @@ export function watchWorkspace(
       lost = true;
       options.onLost?.();
     } else if (message.type === "failed") {
+      if (message.ended && state === "watching" && restarts < MAX_RESTARTS) {
+        restart();
+        return;
+      }
       if (state !== "stopped") {
         console.error(`lspgate: not watching ${root} for changes: ${message.message}`);
         state = "failed";
@@ -156,6 +164,26 @@ export function watchWorkspace(
     }
   } catch (error) {
     onMessage({ type: "failed", message: String(error) });
+  }
+
+  /**
+   * The watcher process ended under a watching session (the OOM killer, a kill): what changed
+   * since is unknown, so nothing remembered is trusted and tracking is best effort from then on,
+   * but changes are followed again by a new one rather than not at all.
+   */
+  function restart() {
+    restarts++;
+    console.error(`lspgate: the watcher process for ${root} ended; starting another`);
+    service?.abandon();
+    service = undefined;
+    watcherProcess = undefined;
+    lost = true;
+    reports++;
+    options.onLost?.();
+    tickPending = false;
+    for (const resolve of flushed.values()) resolve();
+    state = "starting";
+    beginElsewhere();
   }
 
   function begin(start: () => void) {
