@@ -32,6 +32,8 @@ export class DaemonConnection {
   readonly #reading: Promise<void>;
   granted!: Granted;
   #helloWaiter?: (line: Record<string, unknown>) => void;
+  /** Raw mode (an MCP connection): every line after the hello, as it comes. */
+  #onLine?: (line: string) => void;
 
   private constructor(conn: Deno.Conn) {
     this.#conn = conn;
@@ -101,6 +103,19 @@ export class DaemonConnection {
     return (line.daemon ?? {}) as Record<string, unknown>;
   }
 
+  /**
+   * Raw mode, for a connection whose hello asked the daemon to speak MCP on it: every line the
+   * daemon sends from now on goes to `onLine`, and sendLine() writes one as it is.
+   */
+  relayLines(onLine: (line: string) => void): void {
+    this.#onLine = onLine;
+  }
+
+  /** Writes one line as it is (raw mode). */
+  sendLine(line: string): Promise<void> {
+    return this.#writer.write(line);
+  }
+
   /** Tells the daemon this client's input ended: its parses in flight are cut short (no answer). */
   endInput(): void {
     if (!this.#closed) this.#writer.write(JSON.stringify({ daemon: "end_input" }));
@@ -126,6 +141,10 @@ export class DaemonConnection {
     try {
       for await (const line of readLines(this.#conn)) {
         if (typeof line !== "string" || line.trim() === "") continue;
+        if (this.#onLine && !this.#helloWaiter) {
+          this.#onLine(line);
+          continue;
+        }
         let message: Record<string, unknown>;
         try {
           message = JSON.parse(line);

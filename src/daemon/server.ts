@@ -11,6 +11,11 @@ export interface Hello {
   /** Which front end: `call`, `hook`, `mcp`, `jsonl`. */
   client?: string;
   /**
+   * The connection speaks MCP after the hello (`lspgate mcp --daemon`): the daemon serves the
+   * `lsp` tool on it, so the client only relays lines and loads no MCP SDK of its own.
+   */
+  mcp?: boolean;
+  /**
    * The workspace this connection is about: its real root, and the config, sandbox and trust it
    * runs with (one daemon per user serves every workspace; each (root, config) its own session).
    */
@@ -135,6 +140,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
     let hello: Hello | undefined;
     const pending = new Set<Promise<void>>();
     const helloTimer = setTimeout(() => connection || closeQuietly(conn), HELLO_TIMEOUT_MS);
+    let speaksMcp = false;
     try {
       for await (const line of readLines(conn, options.maxLineChars ?? MAX_LINE_CHARS)) {
         lastActive = Date.now();
@@ -158,10 +164,23 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
             connection = await handler.connect(hello);
             servedBy.set(conn, connection);
             clearTimeout(helloTimer);
-            await say({ hello: { ok: true, pid: Deno.pid, ...connection.granted } });
+            await say({
+              hello: {
+                ok: true,
+                pid: Deno.pid,
+                ...connection.granted,
+                // Said back: a daemon of an earlier version would take MCP lines for requests.
+                ...(hello.mcp ? { mcp: true } : {}),
+              },
+            });
           } catch (error) {
             const e = toLspGateError(error);
             await say({ hello: { ok: false, error: { code: e.code, message: e.message } } });
+            break;
+          }
+          // The client sends nothing more before it has this answer: no line is left unread.
+          if (hello.mcp) {
+            speaksMcp = true;
             break;
           }
           continue;
@@ -216,6 +235,10 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
         pending.add(task);
         task.finally(() => pending.delete(task));
       }
+      if (speaksMcp && connection) {
+        const { serveMcpConnection } = await import("./mcp_connection.ts");
+        await serveMcpConnection(conn, connection);
+      }
     } catch {
       // A peer that vanished mid-line: nothing more to say to it.
     } finally {
@@ -255,6 +278,7 @@ function parseHello(message: unknown): Hello {
     allowMutations: hello.allowMutations === true,
     session: typeof hello.session === "string" ? hello.session.slice(0, 200) : undefined,
     client: typeof hello.client === "string" ? hello.client.slice(0, 40) : undefined,
+    ...(hello.mcp === true ? { mcp: true } : {}),
     ...(workspace && typeof workspace === "object"
       ? {
         workspace: {

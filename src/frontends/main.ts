@@ -128,23 +128,7 @@ export async function openGate(
   const wanted = flags.daemon === "on" ||
     (flags.daemon === "auto" && byDefault && envIfGranted("LSPGATE_NO_DAEMON") !== "1");
   if (wanted) {
-    const target = {
-      root: flags.root,
-      config: flags.config,
-      sandbox: flags.sandbox,
-      trust: flags.trust,
-      telemetry: flags.telemetry,
-    };
-    // This process's own Deno grant stays the ceiling: a daemon does not write for a client that
-    // could not write itself.
-    const mayWrite = flags.allowMutations && writeGranted(flags.root);
-    if (flags.allowMutations && !mayWrite) {
-      console.error(
-        `lspgate: --allow-mutations without Deno write permission on ${flags.root}: ` +
-          "the daemon will not write for this process (grant --allow-write for the root)",
-      );
-    }
-    const hello = { role: flags.role, allowMutations: mayWrite, client };
+    const { target, hello } = daemonAsk(flags, client);
     try {
       const connection = await attachOrStart(target, hello);
       if (connection) {
@@ -166,6 +150,27 @@ export async function openGate(
     }
   }
   return await openSession(flags, { forLife });
+}
+
+/** What a client asks the daemon for: the workspace (target) and its connection's hello. */
+export function daemonAsk(flags: GlobalFlags, client: string) {
+  const target = {
+    root: flags.root,
+    config: flags.config,
+    sandbox: flags.sandbox,
+    trust: flags.trust,
+    telemetry: flags.telemetry,
+  };
+  // This process's own Deno grant stays the ceiling: a daemon does not write for a client that
+  // could not write itself.
+  const mayWrite = flags.allowMutations && writeGranted(flags.root);
+  if (flags.allowMutations && !mayWrite) {
+    console.error(
+      `lspgate: --allow-mutations without Deno write permission on ${flags.root}: ` +
+        "the daemon will not write for this process (grant --allow-write for the root)",
+    );
+  }
+  return { target, hello: { role: flags.role, allowMutations: mayWrite, client } };
 }
 
 /** Whether this process may write to `path` (Deno's permission, never a prompt). */
@@ -274,6 +279,17 @@ export async function main(
         return 0;
       }
       case "mcp": {
+        // Through the daemon the client only relays lines (the daemon serves the tool); with
+        // --telemetry it serves MCP itself, which is where request events are written.
+        if (flags.daemon === "on" && !flags.telemetry) {
+          const { forwardMcp } = await import("./mcp_forward.ts");
+          const { target, hello } = daemonAsk(flags, "mcp");
+          const code = await forwardMcp(target, hello);
+          if (code !== undefined) return code;
+          // No daemon could be used (said): served here, without trying the daemon again.
+          const { serveMcp } = await import("./mcp.ts");
+          return await serveMcp(await openGate({ ...flags, daemon: "off" }, "mcp", own));
+        }
         const { serveMcp } = await import("./mcp.ts");
         return await serveMcp(await openGate(flags, "mcp", own));
       }

@@ -9,9 +9,20 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ACTIONS } from "../actions/table.ts";
+import type { SessionFacts } from "../actions/types.ts";
 import type { Response } from "../session.ts";
-import { type Gate, handleWithProgress } from "./gate.ts";
+import { handleWithProgress, type ProgressGate } from "./gate.ts";
 import { GuardedStdioTransport } from "./mcp_transport.ts";
+
+/**
+ * What the MCP server needs of a session: its facts (role, mutations, version) and answers. A
+ * session in this process, the daemon through a client (RemoteSession), or, in the daemon, one
+ * client's connection (mcp_connection.ts).
+ */
+export interface McpGate extends ProgressGate {
+  readonly facts: SessionFacts;
+  close(): Promise<void>;
+}
 
 /** The one tool's name. */
 export const TOOL_NAME = "lsp";
@@ -158,7 +169,7 @@ const OUTPUT_SCHEMA = z.looseObject({
 );
 
 /** The tool's annotations for this session: read-only unless it may apply edits. */
-export function toolAnnotations(session: Gate): ToolAnnotations {
+export function toolAnnotations(session: McpGate): ToolAnnotations {
   const mutates = session.facts.role === "main" && session.facts.allowMutations;
   return {
     title: "Language server",
@@ -170,7 +181,7 @@ export function toolAnnotations(session: Gate): ToolAnnotations {
 }
 
 /** The tool's description: what it is, how positions are given, and every action's summary. */
-export function toolDescription(session: Gate): string {
+export function toolDescription(session: McpGate): string {
   const actions = [...ACTIONS.values()].map((a) => `- ${a.name}: ${a.summary}`).join("\n");
   const writes = session.facts.role === "subagent"
     ? "This session is read-only (role subagent): apply and write-class requests are refused."
@@ -223,7 +234,7 @@ export function toToolResult(response: Response): CallToolResult {
  * SDK's in-memory pair in tests). Each call goes to `session.handle()`, and an MCP cancellation
  * of a call cancels its request.
  */
-export function createMcpServer(session: Gate): McpServer {
+export function createMcpServer(session: McpGate): McpServer {
   const server = new McpServer(
     { name: "lspgate", version: session.facts.version },
     {
@@ -277,10 +288,11 @@ export interface ServeMcpOptions {
  * the transport closes, or SIGTERM on the process's own stdio) every language server is shut
  * down and it returns 0.
  */
-export async function serveMcp(session: Gate, options: ServeMcpOptions = {}): Promise<number> {
+export async function serveMcp(session: McpGate, options: ServeMcpOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const restore = divertConsoleToStderr();
+  // Only this process's own stdout carries protocol (the daemon's is not a client's).
+  const restore = options.stdout ? () => {} : divertConsoleToStderr();
   const server = createMcpServer(session);
   const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
   // The SDK's stdio transport does not watch for the end of stdin, yet the client closing it is

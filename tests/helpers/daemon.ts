@@ -31,6 +31,8 @@ export interface RunOutput {
 /** What `lspgate daemon status` prints. */
 export interface DaemonStatus {
   running: boolean;
+  /** The daemon's pid. */
+  pid?: number;
   requests: number;
   connections: number;
   servers: { server: string; state: string; pid?: number }[];

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { configFile, daemonWorkspace, MOD } from "../helpers/daemon.ts";
+import { configFile, daemonWorkspace, MOD, until } from "../helpers/daemon.ts";
 import { readSpyLog, spyCommand } from "../helpers/lsp_spy.ts";
 
 /**
@@ -192,6 +192,69 @@ Deno.test("lspgate mcp --daemon: a progress token hears the daemon's server star
   } finally {
     await first.client.close().catch(() => {});
     await second?.close().catch(() => {});
+    await held.cleanup();
+  }
+});
+
+Deno.test("lspgate mcp --daemon: a call in flight when the daemon is killed answers SERVER_EXITED; the next is answered by a new daemon", async () => {
+  const held = await heldStart();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MOD, "mcp", "--daemon", ...held.flags, "--root", held.ws.root],
+    env: held.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  const answers = lines(child.stdout);
+  const next = async () => JSON.parse((await answers.next()).value!);
+  try {
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "0" },
+      },
+    });
+    assert.equal((await next()).id, 1);
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const at = await held.ws.locate("src/main.ts", "greet(名前)");
+    const definition = (id: number) =>
+      send({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "lsp", arguments: { action: "definition", file: "src/main.ts", ...at } },
+      });
+    // Held at its server's start: in flight when the daemon dies.
+    await definition(2);
+    await until(async () => (await held.daemon()).servers.length > 0, "the server starting");
+    const first = await held.daemon();
+    Deno.kill(first.pid!, "SIGKILL");
+    const lost = await next();
+    assert.equal(lost.id, 2);
+    assert.equal(lost.result.isError, true);
+    assert.match(lost.result.content[0].text, /^SERVER_EXITED/);
+    held.openGate();
+    // The relay introduces the agent to a new daemon as the first time, unseen by the agent.
+    await definition(3);
+    const answered = await next();
+    assert.equal(answered.id, 3, JSON.stringify(answered));
+    assert.notEqual(answered.result.isError, true, JSON.stringify(answered));
+    assert.deepEqual(
+      answered.result.structuredContent.locations.map((l: { file: string }) => l.file),
+      ["src/greet.ts"],
+    );
+    const second = await held.daemon();
+    assert.ok(second.pid && second.pid !== first.pid);
+  } finally {
+    await writer.close().catch(() => {});
+    await child.status;
     await held.cleanup();
   }
 });

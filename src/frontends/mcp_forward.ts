@@ -1,0 +1,157 @@
+// `lspgate mcp --daemon`: the agent's MCP lines relayed to the daemon, which serves the `lsp` tool
+// on this connection (src/daemon/mcp_connection.ts), and its lines relayed back.
+//
+// Rationale: an agent runs one MCP client per session, for as long as the session lasts. Serving
+// MCP here loaded the MCP SDK (with zod and ajv, ~28 MiB resident) into every one of them; relaying
+// lines needs none of it, and the daemon loads it once for all. What the relay keeps is what a
+// daemon that goes away would lose: the agent's `initialize` (given again to a new daemon, its
+// answer not passed on) and the requests in flight (answered SERVER_EXITED, as served here).
+import { toLspGateError } from "../errors.ts";
+import type { DaemonConnection } from "../daemon/client.ts";
+import type { Hello } from "../daemon/server.ts";
+import { attachOrStart, type DaemonTarget } from "../daemon/start.ts";
+import { LineWriter, readLines } from "./lines.ts";
+import { onSigterm } from "./signals.ts";
+
+/** The longest line relayed, in characters; the daemon answers one past the MCP limit in bytes. */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+const LOST = "SERVER_EXITED: the lspgate daemon went away before answering; ask again (a new " +
+  "one starts)";
+
+/** A JSON-RPC message as far as the relay reads it. */
+interface Envelope {
+  id?: string | number | null;
+  method?: string;
+  result?: unknown;
+  error?: unknown;
+}
+
+/**
+ * Relays MCP between stdin/stdout and this user's daemon until stdin ends; 0 then. Undefined when
+ * no daemon can be used here (said on stderr): the caller serves MCP in this process instead.
+ */
+export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<number | undefined> {
+  const ask = { ...hello, mcp: true };
+  const connect = async () => {
+    try {
+      const attached = await attachOrStart(target, ask);
+      if (!attached || attached.granted.mcp === true) return attached;
+      // A daemon of an earlier lspgate, which serves no MCP: this process serves it instead.
+      attached.close();
+      return undefined;
+    } catch (error) {
+      const e = toLspGateError(error);
+      console.error(`lspgate: the daemon could not be used (${e.code}: ${e.message})`);
+      return undefined;
+    }
+  };
+  let connection = await connect();
+  if (!connection) {
+    console.error("lspgate: no daemon could be reached or started; serving in-process");
+    return undefined;
+  }
+  const out = new LineWriter(Deno.stdout);
+  /** The agent's requests the daemon has not answered, by id (as JSON), with their method. */
+  const inFlight = new Map<string, string>();
+  let initialize: Envelope | undefined;
+  let initialized: string | undefined;
+  let replays = 0;
+  const replayed = new Set<string>();
+
+  const answerLost = () => {
+    for (const [key, method] of inFlight) {
+      const id = JSON.parse(key);
+      // A tool call's failure is the tool's answer, as when MCP is served in this process.
+      out.write(JSON.stringify(
+        method === "tools/call"
+          ? {
+            jsonrpc: "2.0",
+            id,
+            result: { content: [{ type: "text", text: LOST }], isError: true },
+          }
+          : { jsonrpc: "2.0", id, error: { code: -32603, message: LOST } },
+      ));
+    }
+    inFlight.clear();
+  };
+  const use = (fresh: DaemonConnection) => {
+    fresh.relayLines((line) => {
+      const message = envelopeOf(line);
+      if (message && message.method === undefined && message.id !== undefined) {
+        const key = JSON.stringify(message.id);
+        // The answer to an initialize given again for the agent: it has had its own.
+        if (replayed.delete(key)) return;
+        inFlight.delete(key);
+      }
+      out.write(line);
+    });
+    fresh.closed().then(() => {
+      if (fresh === connection) answerLost();
+    });
+  };
+  use(connection);
+
+  const stop = () => connection?.close();
+  const unlisten = onSigterm(() => {
+    stop();
+    Deno.exit(0);
+  });
+  try {
+    for await (const line of readLines(Deno.stdin, MAX_LINE_CHARS)) {
+      if (typeof line !== "string") {
+        // Not kept, so its id is not known: answered under none (the daemon answers a message
+        // past the limit in bytes under its id).
+        out.write(JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: -32600,
+            message: `Invalid Request: the message is ${line.tooLong} characters, more than the ` +
+              `${MAX_LINE_CHARS} (16 MiB) a line may be; it was not read. Send less.`,
+          },
+        }));
+        continue;
+      }
+      const text = line;
+      if (text.trim() === "") continue;
+      const message = envelopeOf(text);
+      const isRequest = message?.method !== undefined && message.id !== undefined &&
+        message.id !== null;
+      if (message?.method === "initialize") initialize = message;
+      if (message?.method === "notifications/initialized") initialized = text;
+      if (!connection.open) {
+        const fresh = await connect();
+        if (fresh) {
+          connection = fresh;
+          use(fresh);
+          // A new daemon knows nothing of this agent: it is introduced as it was the first time.
+          if (initialize && message?.method !== "initialize") {
+            const id = `lspgate-reintroduce-${++replays}`;
+            replayed.add(JSON.stringify(id));
+            await fresh.sendLine(JSON.stringify({ ...initialize, id }));
+            if (initialized) await fresh.sendLine(initialized);
+          }
+        }
+      }
+      if (isRequest) inFlight.set(JSON.stringify(message.id), message.method!);
+      await connection.sendLine(text);
+      // Sent to a daemon already gone: answered now, as one it was in flight with.
+      if (!connection.open) answerLost();
+    }
+  } finally {
+    unlisten();
+    stop();
+    await out.close();
+  }
+  return 0;
+}
+
+function envelopeOf(line: string): Envelope | undefined {
+  try {
+    const value = JSON.parse(line);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
