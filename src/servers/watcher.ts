@@ -1,8 +1,7 @@
 import { join } from "node:path";
-import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
-import { env, runtimeFolderPath } from "../fs.ts";
-import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
+import { barrierFolder, openTick, smallTree, startWorker, TICK_ID } from "./watch_places.ts";
+export { IN_THREAD_MAX } from "./watch_places.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
 import type { InotifyProcess } from "./inotify_process.ts";
@@ -13,8 +12,6 @@ const FLUSH_WAIT_MS = 200;
 const MAX_MISSED = 3;
 /** How many times a watcher process that ended (killed, say) is started again. */
 const MAX_RESTARTS = 3;
-/** The barrier id of the tick: file `b0`, written to rather than created (see writeTick). */
-const TICK_ID = 0;
 const TICK_BYTE = new Uint8Array([0x2e]);
 
 /** A running workspace watcher. */
@@ -387,103 +384,4 @@ export function watchWorkspace(
       removeBarrier();
     },
   };
-}
-
-/**
- * The largest tree whose watcher runs on the main thread: Deno.watchFs walks every entry and sets a
- * watch on every folder before it returns (measured: ~11 µs a folder, ~3.5 a file), ~45 ms here.
- */
-export const IN_THREAD_MAX = { folders: 1_000, entries: 10_000 };
-
-/** Whether `root` is within IN_THREAD_MAX (symlinks not followed; unreadable folders skipped). */
-async function smallTree(root: string): Promise<boolean> {
-  const stack = [root];
-  let folders = 0;
-  let entries = 0;
-  while (stack.length) {
-    const folder = stack.pop()!;
-    try {
-      for await (const entry of Deno.readDir(folder)) {
-        if (++entries > IN_THREAD_MAX.entries) return false;
-        if (!entry.isDirectory) continue;
-        if (++folders > IN_THREAD_MAX.folders) return false;
-        stack.push(`${folder}/${entry.name}`);
-      }
-    } catch {
-      // Unreadable: its watch fails the same way.
-    }
-  }
-  return true;
-}
-
-/** The watcher's Worker: it may read the root and the barrier folder, and nothing else. */
-function startWorker(
-  root: string,
-  barrier: string | undefined,
-  onMessage: (message: FromWatcher) => void,
-): Worker {
-  const worker = new Worker(workerUrl(), {
-    type: "module",
-    name: WORKER_NAMES.watcher,
-    deno: { permissions: readingOnly(barrier ? [root, barrier] : [root]) },
-  } as WorkerOptions);
-  worker.onmessage = (event: MessageEvent<FromWatcher>) => onMessage(event.data);
-  worker.onerror = (event) => {
-    event.preventDefault();
-    onMessage({ type: "failed", message: `the watcher failed: ${event.message}` });
-  };
-  return worker;
-}
-
-/**
- * A fresh private folder for flush barriers, where lspgate may read and write without asking: in
- * the user's runtime folder (a daemon's grant) or the temp folder; none without such a grant.
- * Never inside the workspace, whose watcher would report it.
- */
-function barrierFolder(root: string): string | undefined {
-  const runtime = runtimeFolderPath();
-  const temp = env("TMPDIR") || "/tmp";
-  for (const parent of [runtime, temp]) {
-    if (parent === root || parent.startsWith(root + "/")) continue;
-    if (!granted(parent)) continue;
-    try {
-      if (parent === runtime && !isPrivateFolder(runtime)) continue;
-      return Deno.makeTempDirSync({ dir: parent, prefix: "barrier-" });
-    } catch {
-      // Not writable after all: try the next.
-    }
-  }
-  return undefined;
-}
-
-/** The tick file of a fresh barrier folder, open for writing; none where it cannot be made. */
-function openTick(folder: string): Deno.FsFile | undefined {
-  try {
-    return Deno.openSync(join(folder, `b${TICK_ID}`), {
-      write: true,
-      createNew: true,
-      mode: 0o600,
-    });
-  } catch {
-    return undefined;
-  }
-}
-
-function granted(path: string): boolean {
-  try {
-    const read = Deno.permissions.querySync({ name: "read", path });
-    const write = Deno.permissions.querySync({ name: "write", path });
-    return read.state === "granted" && write.state === "granted";
-  } catch {
-    return false;
-  }
-}
-
-/** The runtime folder is (made when missing) a folder of this user's, closed to others. */
-function isPrivateFolder(path: string): boolean {
-  try {
-    return ensureRuntimeFolderSync() === path;
-  } catch {
-    return false;
-  }
 }
