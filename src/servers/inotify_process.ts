@@ -139,8 +139,10 @@ export async function startInotify(
     return undefined;
   }
   const libc = libcPath();
-  // Deno's grants are comma-separated lists: such a path cannot be granted.
-  if (libc === undefined || root.includes(",") || barrier?.includes(",")) return undefined;
+  if (libc === undefined || libc.includes(",")) return undefined;
+  // Deno's grants are comma-separated lists: such a path cannot be granted on its own (the shared
+  // process is told its roots on stdin).
+  if (!readsAll && (root.includes(",") || barrier?.includes(","))) return undefined;
   let hub: WatcherHub;
   try {
     if (readsAll) {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { type FileChange, watchWorkspace, type WorkspaceWatcher } from "./watcher.ts";
 import { startInotify } from "./inotify_process.ts";
 
-async function tempRoot(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_inotify_" }));
+async function tempRoot(prefix = "lspgate_inotify_"): Promise<string> {
+  return await Deno.realPath(await Deno.makeTempDir({ prefix }));
 }
 
 async function sh(script: string, cwd: string): Promise<void> {
@@ -15,8 +15,8 @@ async function sh(script: string, cwd: string): Promise<void> {
 }
 
 /** A watcher of a fresh root in lspgate's watcher process, exact, and every change it delivers. */
-async function watched(onLost?: () => void) {
-  const root = await tempRoot();
+async function watched(onLost?: () => void, prefix?: string) {
+  const root = await tempRoot(prefix);
   const changes: FileChange[] = [];
   const watcher = watchWorkspace(root, (delivered) => {
     changes.push(...delivered);
@@ -327,6 +327,18 @@ Deno.test("watcher process: one killed is replaced; changes are followed again, 
       await watcher.flush();
     }
     assert.equal(typeOf(changes, join(root, "after.py")), 1, "a change after is delivered");
+  } finally {
+    await done(watcher, root);
+  }
+});
+
+Deno.test("watcher process: a root with a comma in its path is watched too (told on stdin, not granted)", async () => {
+  const { root, changes, watcher } = await watched(undefined, "lspgate_a,b_");
+  try {
+    assert.ok(root.includes(","));
+    await Deno.writeTextFile(join(root, "c.py"), "x");
+    await watcher.flush();
+    assert.equal(typeOf(changes, join(root, "c.py")), 1);
   } finally {
     await done(watcher, root);
   }
