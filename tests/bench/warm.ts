@@ -5,6 +5,7 @@
 // (the same file's diagnostics asked on an open connection). Prints medians; asserts nothing.
 import { parseArgs } from "node:util";
 import { join } from "node:path";
+import { spawnLines } from "../helpers/line_process.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" } } });
 const RUNS = Number(values.runs ?? 5);
@@ -68,33 +69,16 @@ async function sequential(
   file: string,
   runs: number,
 ): Promise<number[]> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, ...args],
-    env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
+  const process = spawnLines(Deno.execPath(), ["run", "-A", MOD, ...args], { env });
   const times: number[] = [];
   for (let i = 0; i <= runs; i++) {
     const started = performance.now();
-    await writer.write(
-      new TextEncoder().encode(JSON.stringify({ id: i, action: "diagnostics", file }) + "\n"),
-    );
-    while (!buffered.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffered += value;
-    }
-    buffered = buffered.slice(buffered.indexOf("\n") + 1);
+    await process.send({ id: i, action: "diagnostics", file });
+    await process.next();
     if (i > 0) times.push(performance.now() - started);
   }
-  await writer.close();
-  await reader.cancel();
-  await child.status;
+  await process.close();
+  await process.child.status;
   return times;
 }
 

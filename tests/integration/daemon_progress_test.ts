@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { configFile, daemonWorkspace, MOD, until } from "../helpers/daemon.ts";
 import { readSpyLog, spyCommand } from "../helpers/lsp_spy.ts";
+import { spawnMcp } from "../helpers/mcp_lines.ts";
 
 /**
  * A daemon workspace whose deno lsp runs behind the spy, held at its start until `openGate()`;
@@ -198,31 +199,13 @@ Deno.test("lspgate mcp --daemon: a progress token hears the daemon's server star
 
 Deno.test("lspgate mcp --daemon: a call in flight when the daemon is killed answers SERVER_EXITED; the next is answered by a new daemon", async () => {
   const held = await heldStart();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MOD, "mcp", "--daemon", ...held.flags, "--root", held.ws.root],
-    env: held.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const send = (message: unknown) =>
-    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
-  const answers = lines(child.stdout);
-  const next = async () => JSON.parse((await answers.next()).value!);
+  const { child, send, next, introduce, close } = spawnMcp(
+    Deno.execPath(),
+    ["run", "-A", MOD, "mcp", "--daemon", ...held.flags, "--root", held.ws.root],
+    { env: held.env },
+  );
   try {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    });
-    assert.equal((await next()).id, 1);
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await introduce();
     const at = await held.ws.locate("src/main.ts", "greet(名前)");
     const definition = (id: number) =>
       send({
@@ -253,7 +236,7 @@ Deno.test("lspgate mcp --daemon: a call in flight when the daemon is killed answ
     const second = await held.daemon();
     assert.ok(second.pid && second.pid !== first.pid);
   } finally {
-    await writer.close().catch(() => {});
+    await close();
     await child.status;
     await held.cleanup();
   }

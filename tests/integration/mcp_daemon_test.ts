@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO_ROOT } from "../helpers/program.ts";
 import { runToEnd } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { spawnMcp } from "../helpers/mcp_lines.ts";
 
 interface ToolResult {
   isError?: boolean;
@@ -97,42 +98,12 @@ Deno.test("MCP --daemon: a message past 10 MiB is answered under its id by the d
   const ws = await TempWorkspace.copy("deno");
   const rt = await runtimeFolder();
   const [command, ...args] = rt.start(ws.root, "mcp", "--daemon");
-  const child = new Deno.Command(command, {
-    args,
+  const { child, send, next, introduce, close } = spawnMcp(command, args, {
     cwd: REPO_ROOT,
     env: rt.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const next = async (): Promise<Record<string, unknown>> => {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error("the relay ended");
-      buffered += value;
-    }
-    const line = buffered.slice(0, buffered.indexOf("\n"));
-    buffered = buffered.slice(buffered.indexOf("\n") + 1);
-    return JSON.parse(line);
-  };
-  const send = (message: unknown) =>
-    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  });
   try {
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "0" },
-      },
-    });
-    assert.equal((await next()).id, 1);
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await introduce();
     const huge = "x".repeat(10.5 * 1024 * 1024);
     await send({
       jsonrpc: "2.0",
@@ -151,41 +122,9 @@ Deno.test("MCP --daemon: a message past 10 MiB is answered under its id by the d
       ["lsp"],
     );
   } finally {
-    await writer.close();
-    await lines.cancel();
+    await close();
     await child.status;
     await rt.cleanup(ws.root);
     await ws.remove();
-  }
-});
-
-Deno.test("the MCP --daemon relay loads no MCP SDK: neither it nor the CLI entry imports an npm package", async () => {
-  for (const entry of ["src/frontends/mcp_forward.ts", "src/frontends/main.ts"]) {
-    const out = await runToEnd(Deno.execPath(), ["info", "--json", entry], { cwd: REPO_ROOT });
-    assert.equal(out.code, 0, out.stderr);
-    const graph = JSON.parse(out.stdout) as {
-      roots: string[];
-      modules: {
-        specifier: string;
-        dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
-      }[];
-    };
-    const byName = new Map(graph.modules.map((m) => [m.specifier, m]));
-    const loaded = new Set<string>();
-    const stack = [...graph.roots];
-    while (stack.length) {
-      const name = stack.pop()!;
-      if (loaded.has(name)) continue;
-      loaded.add(name);
-      for (const dependency of byName.get(name)?.dependencies ?? []) {
-        if (!dependency.isDynamic && dependency.code?.specifier) {
-          stack.push(dependency.code.specifier);
-        }
-      }
-    }
-    assert.ok(loaded.size > 10, `the graph of ${entry} was read: ${[...loaded]}`);
-    const npm = [...loaded].filter((name) => name.startsWith("npm:"));
-    assert.deepEqual(npm, [], `${entry} loads npm packages`);
-    assert.ok(![...loaded].some((name) => name.endsWith("/src/frontends/mcp.ts")), entry);
   }
 });

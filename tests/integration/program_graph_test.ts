@@ -44,6 +44,17 @@ Deno.test("the program's entry loads no session, adapter, schema or npm package 
   assert.deepEqual(serving, [], "loaded by mod.ts's static imports");
 });
 
+Deno.test("the relay of `mcp --daemon` loads what the entry does and no more: no MCP SDK", async () => {
+  // The daemon serves the tool on the relay's connection (src/daemon/mcp_connection.ts): the SDK,
+  // with zod and ajv (~28 MiB), loads there once, not in every agent session's relay.
+  const loaded = await staticClosure("src/frontends/mcp_forward.ts");
+  assert.ok(loaded.includes("src/daemon/start.ts"), loaded.join(", "));
+  const serving = loaded.filter((m) =>
+    SERVING.some((pattern) => pattern.test(m)) || m === "src/frontends/mcp.ts"
+  );
+  assert.deepEqual(serving, [], "loaded by mcp_forward.ts's static imports");
+});
+
 Deno.test("serving in-process loads jsonc-parser and the config's schema only where a text needs them", async () => {
   // jsonc-parser is CommonJS: loading it costs a cold start ~15 ms and ~5 MiB. A JSONC text
   // (tsconfig with comments, a config file) loads it when it is read (src/jsonc.ts).

@@ -1,0 +1,44 @@
+// A child process spoken to in JSON lines: one message a line in, one a line out (lspgate's JSON
+// lines, or MCP over stdio).
+
+/** Starts `command ARGS` with its stdin and stdout piped (stderr dropped); send() and next(). */
+export function spawnLines(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env: Record<string, string> },
+) {
+  const child = new Deno.Command(command, {
+    args: [...args],
+    cwd: options.cwd,
+    env: options.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  return {
+    child,
+    /** Writes one message as a line. */
+    send: (message: unknown) =>
+      writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n")),
+    /** The next line the child writes, parsed. */
+    // deno-lint-ignore no-explicit-any
+    async next(): Promise<any> {
+      while (!buffered.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the child's output ended");
+        buffered += value;
+      }
+      const line = buffered.slice(0, buffered.indexOf("\n"));
+      buffered = buffered.slice(buffered.indexOf("\n") + 1);
+      return JSON.parse(line);
+    },
+    /** Ends the child's input and the reading of its output. */
+    async close() {
+      await writer.close().catch(() => {});
+      await reader.cancel().catch(() => {});
+    },
+  };
+}
