@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LspGateError } from "../errors.ts";
+import { WorkspaceRoot } from "./workspace.ts";
 
 /** The files outside the workspace that must never be read or written. */
 export const CANARY = "canary: outside the workspace\n";
@@ -70,4 +71,34 @@ export async function assertOutsideUntouched(fixture: Fixture): Promise<void> {
   assert.equal(await Deno.readTextFile(join(fixture.outside, "secret.txt")), CANARY);
   assert.equal(await Deno.readTextFile(join(fixture.outside, "inner.ts")), CANARY);
   assert.equal(await Deno.readTextFile(join(fixture.base, "ws-evil/x.ts")), CANARY);
+}
+
+/** Runs `fn` on a fresh fixture's WorkspaceRoot, then checks nothing outside was touched. */
+export async function withWorkspace(
+  fn: (root: WorkspaceRoot, fx: Fixture) => Promise<void>,
+  options: { readOnly?: (fx: Fixture) => string[] } = {},
+): Promise<void> {
+  const fx = await makeFixture();
+  try {
+    const root = await WorkspaceRoot.open(fx.ws, { readOnlyRoots: options.readOnly?.(fx) });
+    await fn(root, fx);
+    await assertOutsideUntouched(fx);
+  } finally {
+    await fx.remove();
+  }
+}
+
+/** The refusal with the caller's own input taken out: what it says about anything else. */
+export function withoutInput(
+  error: { code: string; message: string; data?: unknown },
+  input: string,
+) {
+  const quoted = JSON.stringify(input);
+  assert.ok(error.message.includes(quoted), `${error.message} does not quote ${quoted}`);
+  const data = error.data as { path?: unknown } | undefined;
+  return JSON.stringify({
+    code: error.code,
+    message: error.message.split(quoted).join("<input>"),
+    data: data && { ...data, path: data.path === input ? "<input>" : data.path },
+  });
 }
