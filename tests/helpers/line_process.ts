@@ -42,3 +42,20 @@ export function spawnLines(
     },
   };
 }
+
+/** The lines of a byte stream as they come (without their newline); a reset stream just ends. */
+export async function* streamLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  let buffer = "";
+  try {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let cut: number;
+      while ((cut = buffer.indexOf("\n")) !== -1) {
+        yield buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 1);
+      }
+    }
+  } catch {
+    // Reset (a daemon closing its socket): the end.
+  }
+}

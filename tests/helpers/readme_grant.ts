@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./program.ts";
 import { type RunOutput, runToEnd } from "./daemon.ts";
 import { TempWorkspace } from "./workspace.ts";
+import { streamLines } from "./line_process.ts";
 
 /** The command of the README's Claude Code settings for `event`, as written. */
 async function readmeHook(event: "SessionStart" | "PostToolUse" | "Stop"): Promise<string> {
@@ -114,18 +115,6 @@ export function answers(stdout: string): Map<number, Answer> {
   return new Map(all.map((a) => [a.id, a]));
 }
 
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffer = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
-    let cut: number;
-    while ((cut = buffer.indexOf("\n")) !== -1) {
-      yield buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 1);
-    }
-  }
-}
-
 export function readLines(stream: ReadableStream<Uint8Array>): AsyncIterator<string> {
-  return lines(stream)[Symbol.asyncIterator]();
+  return streamLines(stream)[Symbol.asyncIterator]();
 }

@@ -15,6 +15,7 @@ import {
 } from "../helpers/daemon.ts";
 import type { Hello } from "../../src/daemon/server.ts";
 import { readFakeLog } from "../fakes/fake_server.ts";
+import { streamLines } from "../helpers/line_process.ts";
 
 /** A client speaking the daemon's wire protocol by hand, to misbehave at will. */
 class RawClient {
@@ -22,7 +23,7 @@ class RawClient {
   readonly #lines: AsyncIterator<string>;
 
   private constructor(readonly conn: Deno.UnixConn) {
-    this.#lines = lines(conn.readable)[Symbol.asyncIterator]();
+    this.#lines = streamLines(conn.readable)[Symbol.asyncIterator]();
   }
 
   /** Connects and says hello as a main connection. */
@@ -53,22 +54,6 @@ class RawClient {
     } catch {
       // Already closed.
     }
-  }
-}
-
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffer = "";
-  try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let cut: number;
-      while ((cut = buffer.indexOf("\n")) !== -1) {
-        yield buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 1);
-      }
-    }
-  } catch {
-    // Reset by the daemon: the end.
   }
 }
 

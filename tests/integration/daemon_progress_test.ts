@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { configFile, daemonWorkspace, MOD, until } from "../helpers/daemon.ts";
 import { readSpyLog, spyCommand } from "../helpers/lsp_spy.ts";
 import { spawnMcp } from "../helpers/mcp_lines.ts";
+import { streamLines } from "../helpers/line_process.ts";
 
 /**
  * A daemon workspace whose deno lsp runs behind the spy, held at its start until `openGate()`;
@@ -43,17 +44,6 @@ async function heldStart() {
 }
 
 /** Lines of a stream, as they come. */
-async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  let buffer = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    buffer += chunk;
-    let cut: number;
-    while ((cut = buffer.indexOf("\n")) !== -1) {
-      yield buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 1);
-    }
-  }
-}
 
 Deno.test('JSON lines with --daemon and "progress": true: the daemon\'s progress lines come before the answer', async () => {
   const held = await heldStart();
@@ -71,7 +61,7 @@ Deno.test('JSON lines with --daemon and "progress": true: the daemon\'s progress
     const request = { id: 7, action: "definition", file: "src/main.ts", ...at, progress: true };
     await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
     const seen: Record<string, unknown>[] = [];
-    for await (const line of lines(child.stdout)) {
+    for await (const line of streamLines(child.stdout)) {
       const message = JSON.parse(line);
       seen.push(message);
       const progress = message.progress as { message?: string } | undefined;
