@@ -279,6 +279,7 @@ export async function main(
         return 0;
       }
       case "mcp": {
+        let served = flags;
         // Through the daemon the client only relays lines (the daemon serves the tool); with
         // --telemetry it serves MCP itself, which is where request events are written.
         if (flags.daemon === "on" && !flags.telemetry) {
@@ -287,11 +288,10 @@ export async function main(
           const code = await forwardMcp(target, hello);
           if (code !== undefined) return code;
           // No daemon could be used (said): served here, without trying the daemon again.
-          const { serveMcp } = await import("./mcp.ts");
-          return await serveMcp(await openGate({ ...flags, daemon: "off" }, "mcp", own));
+          served = { ...flags, daemon: "off" };
         }
         const { serveMcp } = await import("./mcp.ts");
-        return await serveMcp(await openGate(flags, "mcp", own));
+        return await serveMcp(await openGate(served, "mcp", own));
       }
       case "call": {
         const { runCall } = await import("./cli.ts");

@@ -39,11 +39,6 @@ class WatcherHub {
     return this.#child.pid;
   }
 
-  /** How many roots it watches now. */
-  get size(): number {
-    return this.#roots.size;
-  }
-
   get ended(): boolean {
     return this.#ended;
   }
@@ -177,11 +172,6 @@ export async function startInotify(
     return undefined;
   }
   return { ...watcher, events: { [Symbol.asyncIterator]: () => events } };
-}
-
-/** The pid of the watcher process every root shares, while there is one. */
-export function sharedWatcherPid(): number | undefined {
-  return shared && !shared.ended ? shared.pid : undefined;
 }
 
 /**
