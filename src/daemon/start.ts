@@ -5,6 +5,7 @@ import type { LspGateConfig } from "../config.ts";
 import { DaemonConnection, DaemonGoneError } from "./client.ts";
 import type { Hello } from "./server.ts";
 import { checkRuntimeEntry } from "../runtime_folder.ts";
+import { LspGateError } from "../errors.ts";
 import { daemonEnvironment } from "./daemon_env.ts";
 import { daemonSocket, socketFolder } from "./socket_path.ts";
 
@@ -68,7 +69,8 @@ export async function attach(
 /**
  * Connects to this user's daemon for the workspace, starting one when there is none. Returns
  * undefined when no daemon can be started from this process (its Deno permissions do not allow
- * spawning Deno with the same grant): the caller then serves in-process.
+ * spawning Deno with the same grant, or the one started ended without serving): the caller then
+ * serves in-process. PERMISSION_DENIED when this process may not use Unix sockets at all.
  */
 export async function attachOrStart(
   target: DaemonTarget,
@@ -76,10 +78,22 @@ export async function attachOrStart(
 ): Promise<DaemonConnection | undefined> {
   const attached = await attach(target, hello);
   if (attached) return attached;
+  const { socketPath } = await daemonAddress(target);
+  // Inside a sandbox whose seccomp filter refuses Unix sockets (Anthropic's sandbox-runtime) no
+  // daemon can be served or reached: said now, not after the start timeout.
+  if (await unixSocketsRefused(socketPath)) {
+    throw new LspGateError(
+      "PERMISSION_DENIED",
+      "this process may not create Unix sockets (a sandbox's seccomp filter refuses them, as " +
+        "sandbox-runtime's does): no daemon can be reached or started here",
+      { path: socketPath },
+    );
+  }
   const args = await daemonCommand(target);
   if (!args) return undefined;
+  let exited = false;
   try {
-    new Deno.Command(Deno.execPath(), {
+    const child = new Deno.Command(Deno.execPath(), {
       args,
       // This process's environment, and glibc's malloc arenas capped (daemon_env.ts).
       env: daemonEnvironment(),
@@ -89,17 +103,33 @@ export async function attachOrStart(
       stdout: "null",
       stderr: "null",
       detached: true,
-    }).spawn().unref();
+    }).spawn();
+    child.unref();
+    child.status.then(() => exited = true);
   } catch {
     return undefined;
   }
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
+    const wasExited = exited;
     const connection = await attach(target, hello).catch(() => undefined);
     if (connection) return connection;
+    // A daemon that ended without listening either failed to start or found another daemon
+    // answering, which the attach just tried: nothing more to wait for.
+    if (wasExited) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return undefined;
+}
+
+/** Whether creating a Unix socket is refused here (a seccomp filter: EPERM, not a Deno grant). */
+async function unixSocketsRefused(socketPath: string): Promise<boolean> {
+  try {
+    (await Deno.connect({ transport: "unix", path: socketPath })).close();
+    return false;
+  } catch (error) {
+    return error instanceof Deno.errors.PermissionDenied;
+  }
 }
 
 /**

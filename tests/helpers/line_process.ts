@@ -1,11 +1,11 @@
 // A child process spoken to in JSON lines: one message a line in, one a line out (lspgate's JSON
 // lines, or MCP over stdio).
 
-/** Starts `command ARGS` with its stdin and stdout piped (stderr dropped); send() and next(). */
+/** Starts `command ARGS` with its stdin and stdout piped (stderr dropped unless asked); send() and next(). */
 export function spawnLines(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env: Record<string, string> },
+  options: { cwd?: string; env: Record<string, string>; stderr?: "piped" | "null" },
 ) {
   const child = new Deno.Command(command, {
     args: [...args],
@@ -13,7 +13,7 @@ export function spawnLines(
     env: options.env,
     stdin: "piped",
     stdout: "piped",
-    stderr: "null",
+    stderr: options.stderr ?? "null",
   }).spawn();
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();

@@ -7,7 +7,7 @@ import { spawnLines } from "./line_process.ts";
 export function spawnMcp(
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env: Record<string, string> },
+  options: { cwd?: string; env: Record<string, string>; stderr?: "piped" | "null" },
 ) {
   const lines = spawnLines(command, args, options);
   return {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { RUNTIME_GRANT } from "../../src/fs.ts";
 import { locate } from "../helpers/locate.ts";
+import { spawnMcp } from "../helpers/mcp_lines.ts";
 import { ensureSandboxRuntime } from "../tools.ts";
 import { LSPGATE_DIR } from "./fixture.ts";
 import { type HostileRepo, hostileRepo } from "./hostile.ts";
@@ -58,12 +59,15 @@ type Answer = Record<string, unknown> & {
   content?: { text: string }[];
 };
 
-/** Runs lspgate (as `deno task start` grants it) behind `prefix`; all answers by id. */
-async function runLspgate(
-  repo: HostileRepo,
-  requests: Record<string, unknown>[],
-  options: { prefix?: string[]; flags?: string[]; env?: Record<string, string> } = {},
-): Promise<{ answers: Map<number, Answer>; stdout: string; stderr: string }> {
+interface RunOptions {
+  prefix?: string[];
+  command?: string[];
+  flags?: string[];
+  env?: Record<string, string>;
+}
+
+/** lspgate's command line as `deno task start` grants it, behind `prefix`, as a sub-agent. */
+function lspgateArgv(repo: HostileRepo, options: RunOptions): string[] {
   const lspgate = [
     Deno.execPath(),
     "run",
@@ -74,13 +78,23 @@ async function runLspgate(
     // The start task's runtime-folder grant, expanded as the shell would for this environment.
     ...expandGrant({ ...Deno.env.toObject(), ...options.env }),
     MOD,
+    ...(options.command ?? []),
     "--root",
     repo.root,
     "--role",
     "subagent",
     ...(options.flags ?? []),
   ];
-  const argv = [...(options.prefix ?? []), ...lspgate];
+  return [...(options.prefix ?? []), ...lspgate];
+}
+
+/** Runs lspgate (as `deno task start` grants it) behind `prefix`; all answers by id. */
+async function runLspgate(
+  repo: HostileRepo,
+  requests: Record<string, unknown>[],
+  options: RunOptions = {},
+): Promise<{ answers: Map<number, Answer>; stdout: string; stderr: string }> {
+  const argv = lspgateArgv(repo, options);
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: repo.root,
@@ -275,6 +289,55 @@ for (const c of cases) {
     }
   });
 }
+
+Deno.test("(d) inside srt, --daemon and mcp --daemon serve in-process at once (srt refuses Unix sockets), confined by Landlock, and say why", async () => {
+  const c = cases[0];
+  const repo = await repoFor(c);
+  try {
+    const { prefix, env } = await srtPrefix(repo);
+    const refused = new RegExp(
+      "the daemon could not be used \\(PERMISSION_DENIED: this process may not create Unix " +
+        "sockets \\(a sandbox's seccomp filter refuses them",
+    );
+    const run = await runLspgate(repo, await questions(repo, c.file), {
+      prefix,
+      env,
+      flags: ["--daemon"],
+    });
+    const status = await assertConfined(repo, run);
+    assert.equal(status.daemonPid, undefined, "served in-process");
+    assert.match(run.stderr, refused);
+    assert.match(run.stderr, /; serving in-process/);
+
+    const text = await Deno.readTextFile(join(repo.root, c.file));
+    const argv = lspgateArgv(repo, { prefix, env, command: ["mcp"], flags: ["--daemon"] });
+    const mcp = spawnMcp(argv[0], argv.slice(1), {
+      cwd: repo.root,
+      env: { NO_COLOR: "1", ...env },
+      stderr: "piped",
+    });
+    const stderr = new Response(mcp.child.stderr).text();
+    await mcp.introduce();
+    const hover = async (id: number, at: string) => {
+      await mcp.send({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "lsp", arguments: { action: "hover", file: c.file, ...locate(text, at) } },
+      });
+      const answer = await mcp.next();
+      assert.equal(answer.id, id);
+      return JSON.stringify(answer.result);
+    };
+    assert.match(await hover(2, "innerGreeting("), /innerGreeting\(name: string\): string/);
+    assert.ok(!(await hover(3, "secret;")).includes(SECRET), "outside contents leaked");
+    await mcp.close();
+    await mcp.child.status;
+    assert.match(await stderr, refused);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
 
 Deno.test("control: inside srt and inside bubblewrap, --sandbox none hovers the secret (what Landlock stops there)", async () => {
   const repo = await repoFor(cases[0]);

@@ -16,6 +16,7 @@
  */
 
 import { LspGateError } from "../../errors.ts";
+import { delay } from "../client_util.ts";
 import {
   DEFAULT_PATH,
   depth,
@@ -78,20 +79,21 @@ async function probeBwrap(program: string): Promise<BwrapSupport> {
   return { available: false, disableUserns: false, reason: plain };
 }
 
+/** How long bubblewrap's probe may take before it counts as failed. */
+const PROBE_TIMEOUT_MS = 5_000;
+
 /** Runs bwrap with `args`; undefined on success, else why it failed. */
 async function tryBwrap(program: string, args: string[]): Promise<string | undefined> {
+  let child: Deno.ChildProcess;
   try {
-    const out = await new Deno.Command(program, {
+    // A group of its own, so that whatever bwrap leaves behind can be ended with it.
+    child = new Deno.Command(program, {
       args,
       stdin: "null",
       stdout: "null",
       stderr: "piped",
-    }).output();
-    if (out.success) return undefined;
-    const stderr = new TextDecoder().decode(out.stderr).trim();
-    // Inside another sandbox (sandbox-runtime, a container, bubblewrap) namespaces cannot nest.
-    return `bubblewrap (${program}) is installed but cannot create namespaces here: ` +
-      `${stderr || `exit code ${out.code}`}`;
+      detached: true,
+    }).spawn();
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return "bubblewrap is not installed (apt-get install bubblewrap)";
@@ -102,6 +104,41 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
     return `bubblewrap (${program}) could not be run: ${
       error instanceof Error ? error.message : error
     }`;
+  }
+  // Inside sandbox-runtime a failed bwrap can leave its namespace's first process waiting forever
+  // for the parent that died, holding stderr open: wait for bwrap's exit, not stderr's end.
+  const chunks: string[] = [];
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const reading = (async () => {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks.push(read.value);
+    }
+  })().catch(() => {});
+  const probed = new AbortController();
+  const status = await Promise.race([
+    child.status,
+    delay(PROBE_TIMEOUT_MS, probed.signal).then(() => undefined),
+  ]);
+  probed.abort();
+  endGroup(child.pid);
+  await Promise.race([reading, delay(200)]);
+  await reader.cancel().catch(() => {});
+  if (status?.success) return undefined;
+  if (status === undefined) {
+    return `bubblewrap (${program}) did not finish a trial sandbox in ${PROBE_TIMEOUT_MS / 1000} s`;
+  }
+  const stderr = chunks.join("").trim();
+  // Inside another sandbox (sandbox-runtime, a container, bubblewrap) namespaces cannot nest.
+  return `bubblewrap (${program}) is installed but cannot create namespaces here: ` +
+    `${stderr || `exit code ${status.code}`}`;
+}
+
+/** Kills the process group `pgid` and what is left in it, best effort. */
+function endGroup(pgid: number): void {
+  try {
+    Deno.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: nothing is left. NotCapable: a scoped --allow-run; the reader is cancelled instead.
   }
 }
 

@@ -1,0 +1,36 @@
+// bubblewrap's probe answers from bwrap's exit, not from its stderr's end: inside sandbox-runtime
+// a failed bwrap can leave a process behind that holds stderr open forever, and lspgate then
+// never chose a sandbox (nor answered). A fake bwrap that fails and leaves such a process shows it.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { bwrapUnavailableReason } from "./bwrap.ts";
+
+Deno.test("bwrap's probe: a failed bwrap whose leftover process holds stderr open is judged at once, and the leftover is ended", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lspgate-bwrap-probe-" });
+  try {
+    const marker = join(dir, "leftover.pid");
+    const fake = join(dir, "bwrap");
+    // The leftover keeps the fake's stderr (fd 2) open and records its pid.
+    await Deno.writeTextFile(
+      fake,
+      `#!/bin/sh\nsh -c 'echo $$ > ${marker}; exec sleep 600' &\n` +
+        `echo "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" >&2\nexit 1\n`,
+    );
+    await Deno.chmod(fake, 0o755);
+    const reason = await bwrapUnavailableReason(fake);
+    assert.equal(
+      reason,
+      `bubblewrap (${fake}) is installed but cannot create namespaces here: ` +
+        "bwrap: Can't mount proc on /newroot/proc: Operation not permitted",
+    );
+    const leftover = Number((await Deno.readTextFile(marker)).trim());
+    // Ended with bwrap's process group: not alive (or at most a zombie being reaped).
+    const state = await Deno.readTextFile(`/proc/${leftover}/stat`).then(
+      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3),
+      () => "gone",
+    );
+    assert.ok(state === "gone" || state === "Z", `the leftover ${leftover} is still ${state}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
