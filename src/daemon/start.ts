@@ -86,7 +86,7 @@ export async function attachOrStart(
       "PERMISSION_DENIED",
       "this process may not create Unix sockets (a sandbox's seccomp filter refuses them, as " +
         "sandbox-runtime's does): no daemon can be reached or started here",
-      { path: socketPath },
+      { path: socketPath, unixSocketsRefused: true },
     );
   }
   const args = await daemonCommand(target);

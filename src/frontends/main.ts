@@ -144,9 +144,13 @@ export async function openGate(
       }
     } catch (error) {
       const e = toLspGateError(error);
-      console.error(
-        `lspgate: the daemon could not be used (${e.code}: ${e.message}); serving in-process`,
-      );
+      // Said where the daemon was asked for; by default (call, hook) a sandbox without Unix
+      // sockets is expected, and an agent reading the output needs no line about it each time.
+      if (flags.daemon === "on" || !e.data?.unixSocketsRefused) {
+        console.error(
+          `lspgate: the daemon could not be used (${e.code}: ${e.message}); serving in-process`,
+        );
+      }
     }
   }
   return await openSession(flags, { forLife });

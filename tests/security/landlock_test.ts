@@ -290,7 +290,7 @@ for (const c of cases) {
   });
 }
 
-Deno.test("(d) inside srt, --daemon and mcp --daemon serve in-process at once (srt refuses Unix sockets), confined by Landlock, and say why", async () => {
+Deno.test("(d) inside srt, --daemon, mcp --daemon and call serve in-process at once (srt refuses Unix sockets), confined by Landlock; what asked for the daemon says why", async () => {
   const c = cases[0];
   const repo = await repoFor(c);
   try {
@@ -334,6 +334,25 @@ Deno.test("(d) inside srt, --daemon and mcp --daemon serve in-process at once (s
     await mcp.close();
     await mcp.child.status;
     assert.match(await stderr, refused);
+
+    // `call` asks for the daemon by default: it answers in-process too, with no line about it.
+    const at = locate(text, "innerGreeting(");
+    const callArgv = lspgateArgv(repo, {
+      prefix,
+      env,
+      command: ["call", "hover", `file=${c.file}`, `line=${at.line}`, "symbol=innerGreeting"],
+    });
+    const call = await new Deno.Command(callArgv[0], {
+      args: callArgv.slice(1),
+      cwd: repo.root,
+      env: { NO_COLOR: "1", LSPGATE_NO_DAEMON: "", ...env },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const callErr = new TextDecoder().decode(call.stderr);
+    assert.equal(call.code, 0, callErr);
+    assert.match(new TextDecoder().decode(call.stdout), /innerGreeting\(name: string\): string/);
+    assert.doesNotMatch(callErr, /daemon/);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
