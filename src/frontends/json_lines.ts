@@ -16,8 +16,9 @@ export async function serveJsonLines(
   const answer = (value: unknown) => writer.write(JSON.stringify(value));
   for await (const line of readLines(input)) {
     if (typeof line !== "string") {
+      // Under its id where the dropped line had one, so the agent waiting for it hears.
       await answer({
-        id: null,
+        id: line.id ?? null,
         ok: false,
         error: { code: "INVALID_INPUT", message: `line of ${line.tooLong} characters is too long` },
       });

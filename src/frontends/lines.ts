@@ -1,3 +1,5 @@
+import { IdScanner } from "./id_scanner.ts";
+
 /** What lines are read from: Deno.stdin or a connection (`read` as Deno has it), or a stream. */
 export type ByteSource = ReadableStream<Uint8Array> | {
   read(buffer: Uint8Array): Promise<number | null>;
@@ -29,44 +31,68 @@ async function* textOf(source: ByteSource): AsyncGenerator<string> {
   if (last) yield last;
 }
 
+/** A line past the limit, not kept: its length, and its JSON object's `id` where it has one. */
+export interface TooLong {
+  tooLong: number;
+  id?: string | number;
+}
+
 /** Splits bytes into text lines (UTF-8, `\n` or `\r\n`), the last one even without `\n`. */
 export async function* readLines(
   source: ByteSource,
   maxLineChars = 16 * 1024 * 1024,
-): AsyncGenerator<string | { tooLong: number }> {
+): AsyncGenerator<string | TooLong> {
   // The pieces of the line so far: each chunk is searched once, and joined once at its newline
   // (a 15 MB line searched from its start at every chunk took seconds of the main thread).
   let pieces: string[] = [];
   let pending = 0;
+  // A line past the limit is no longer kept, only followed for its id.
+  let dropped: IdScanner | undefined;
+  const encoder = new TextEncoder();
   let skipping = 0;
+  const tooLong = (): TooLong => {
+    const id = dropped!.id;
+    dropped = undefined;
+    return { tooLong: skipping, ...(id !== undefined ? { id } : {}) };
+  };
   for await (const chunk of textOf(source)) {
     let start = 0;
     let newline: number;
     while ((newline = chunk.indexOf("\n", start)) !== -1) {
-      pieces.push(chunk.slice(start, newline));
+      const end = chunk.slice(start, newline);
+      start = newline + 1;
+      if (dropped) {
+        dropped.feed(encoder.encode(end));
+        skipping += end.length;
+        yield tooLong();
+        continue;
+      }
+      pieces.push(end);
       const line = pieces.join("").replace(/\r$/, "");
       pieces = [];
       pending = 0;
-      start = newline + 1;
-      if (skipping) {
-        yield { tooLong: skipping + line.length };
-        skipping = 0;
-      } else {
-        yield line;
-      }
+      yield line;
     }
     if (start < chunk.length) {
-      pieces.push(chunk.slice(start));
-      pending += chunk.length - start;
+      const rest = chunk.slice(start);
+      if (dropped) {
+        dropped.feed(encoder.encode(rest));
+        skipping += rest.length;
+      } else {
+        pieces.push(rest);
+        pending += rest.length;
+      }
     }
     // A line without end that grows past the limit is dropped, and reported once it ends.
     if (pending > maxLineChars) {
-      skipping += pending;
+      dropped = new IdScanner();
+      for (const piece of pieces) dropped.feed(encoder.encode(piece));
+      skipping = pending;
       pieces = [];
       pending = 0;
     }
   }
-  if (skipping) yield { tooLong: skipping + pending };
+  if (dropped) yield tooLong();
   else if (pending) yield pieces.join("");
 }
 

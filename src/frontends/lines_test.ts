@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ByteSource, LineWriter, readLines } from "./lines.ts";
+import { type ByteSource, LineWriter, readLines, type TooLong } from "./lines.ts";
 
 function streamOf(text: string, chunk: number): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -29,7 +29,7 @@ function readerOf(text: string, chunk: number): ByteSource {
 /** The lines of `text` read through a stream and through `read`: both must agree. */
 async function lines(text: string, chunk: number, max?: number) {
   const read = async (source: ByteSource) => {
-    const out: (string | { tooLong: number })[] = [];
+    const out: (string | TooLong)[] = [];
     for await (const line of readLines(source, max)) out.push(line);
     return out;
   };
@@ -57,6 +57,20 @@ Deno.test("readLines() drops a line past the limit, reports its length, and read
       { tooLong: 100 },
       "b",
       { tooLong: 100 },
+    ]);
+  }
+});
+
+Deno.test("readLines() reports a dropped line's top-level id, where it is before the limit or after it", async () => {
+  const params = { text: "x".repeat(100) };
+  const first = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params });
+  const last = JSON.stringify({ method: "tools/call", params, jsonrpc: "2.0", id: "b" });
+  for (const chunk of [1, 9, 64]) {
+    assert.deepEqual(await lines(`${first}\n{"id":1}\n${last}\n${last}`, chunk, 50), [
+      { tooLong: first.length, id: 3 },
+      '{"id":1}',
+      { tooLong: last.length, id: "b" },
+      { tooLong: last.length, id: "b" },
     ]);
   }
 });

@@ -100,11 +100,10 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
   try {
     for await (const line of readLines(Deno.stdin, MAX_LINE_CHARS)) {
       if (typeof line !== "string") {
-        // Not kept, so its id is not known: answered under none (the daemon answers a message
-        // past the limit in bytes under its id).
+        // Not kept, only followed for its id: answered under that (or none, if it has none).
         out.write(JSON.stringify({
           jsonrpc: "2.0",
-          id: null,
+          id: line.id ?? null,
           error: {
             code: -32600,
             message: `Invalid Request: the message is ${line.tooLong} characters, more than the ` +

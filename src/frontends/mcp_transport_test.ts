@@ -6,21 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { copyWorkspace, MOD } from "../../tests/fixtures/frontends/workspace.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
-import { GuardedStdioTransport, IdScanner } from "./mcp_transport.ts";
-
-function scan(...pieces: string[]): string | number | undefined {
-  const scanner = new IdScanner();
-  for (const piece of pieces) scanner.feed(new TextEncoder().encode(piece));
-  return scanner.id;
-}
-
-Deno.test("IdScanner finds the top-level id wherever it is, in any pieces", () => {
-  assert.equal(scan('{"jsonrpc":"2.0","id":7,"method":"x"}'), 7);
-  assert.equal(scan('{"params":{"id":1,"a":"}\\"id\\":2"},', '"i', 'd" : "a\\"b"}'), 'a"b');
-  assert.equal(scan('{"method":"x","params":{"arguments":{"id":3}}}'), undefined);
-  assert.equal(scan('{"method":"x","id":null}'), undefined);
-  assert.equal(scan('[{"id":1}]'), undefined);
-});
+import { GuardedStdioTransport } from "./mcp_transport.ts";
 
 /** A transport over in-memory streams; what it delivers and what it answers. */
 function pair(maxBytes: number) {

@@ -7,6 +7,7 @@ import { type FixtureName, TempWorkspace } from "./workspace.ts";
 import { defaultConfig, loadUserConfig } from "../../src/config.ts";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import type { Hello } from "../../src/daemon/server.ts";
+import { REPO_ROOT } from "./program.ts";
 
 /** lspgate's entry. */
 export const MOD = join(import.meta.dirname!, "..", "..", "mod.ts");
@@ -172,4 +173,24 @@ export function hookPayload(
         : { tool_response: { filePath: options.file, originalFile: options.original } }),
     }),
   });
+}
+
+/** A private runtime folder (so one daemon of its own), and the start task's command line. */
+export async function runtimeFolder() {
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rt_" }));
+  await Deno.chmod(runtime, 0o700);
+  const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0", NO_COLOR: "1" };
+  const start = (root: string, ...args: string[]) =>
+    [Deno.execPath(), "task", "--quiet", "start", ...args, "--root", root] as const;
+  const daemonPid = async (root: string) => {
+    const [command, ...args] = start(root, "daemon", "status");
+    const out = await runToEnd(command, args, { cwd: REPO_ROOT, env });
+    return (JSON.parse(out.stdout) as { pid?: number }).pid;
+  };
+  const cleanup = async (root: string) => {
+    const [command, ...args] = start(root, "daemon", "stop");
+    await runToEnd(command, args, { cwd: REPO_ROOT, env });
+    await Deno.remove(runtime, { recursive: true });
+  };
+  return { env, start, daemonPid, cleanup };
 }

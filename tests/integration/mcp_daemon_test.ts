@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { REPO_ROOT } from "../helpers/program.ts";
-import { runToEnd } from "../helpers/daemon.ts";
+import { runtimeFolder } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 import { spawnMcp } from "../helpers/mcp_lines.ts";
 
@@ -15,26 +15,6 @@ interface ToolResult {
   isError?: boolean;
   content: { text: string }[];
   structuredContent?: Record<string, unknown>;
-}
-
-/** A private runtime folder (so one daemon of its own), and the start task's command line. */
-async function runtimeFolder() {
-  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_mcpd_" }));
-  await Deno.chmod(runtime, 0o700);
-  const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0", NO_COLOR: "1" };
-  const start = (root: string, ...args: string[]) =>
-    [Deno.execPath(), "task", "--quiet", "start", ...args, "--root", root] as const;
-  const daemonPid = async (root: string) => {
-    const [command, ...args] = start(root, "daemon", "status");
-    const out = await runToEnd(command, args, { cwd: REPO_ROOT, env });
-    return (JSON.parse(out.stdout) as { pid?: number }).pid;
-  };
-  const cleanup = async (root: string) => {
-    const [command, ...args] = start(root, "daemon", "stop");
-    await runToEnd(command, args, { cwd: REPO_ROOT, env });
-    await Deno.remove(runtime, { recursive: true });
-  };
-  return { env, start, daemonPid, cleanup };
 }
 
 /** An SDK client over `deno task start mcp --daemon --root ROOT`. */
