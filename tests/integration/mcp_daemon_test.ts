@@ -9,7 +9,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO_ROOT } from "../helpers/program.ts";
 import { runtimeFolder } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
-import { spawnMcp } from "../helpers/mcp_lines.ts";
 
 interface ToolResult {
   isError?: boolean;
@@ -71,40 +70,5 @@ Deno.test("two MCP --daemon clients of two roots: one daemon serves both, each a
     await rt.cleanup(a.root);
     await a.remove();
     await b.remove();
-  }
-});
-
-Deno.test("MCP --daemon: a message past 10 MiB is answered under its id by the daemon, and the relay serves on", async () => {
-  const ws = await TempWorkspace.copy("deno");
-  const rt = await runtimeFolder();
-  const [command, ...args] = rt.start(ws.root, "mcp", "--daemon");
-  const { child, send, next, introduce, close } = spawnMcp(command, args, {
-    cwd: REPO_ROOT,
-    env: rt.env,
-  });
-  try {
-    await introduce();
-    const huge = "x".repeat(10.5 * 1024 * 1024);
-    await send({
-      jsonrpc: "2.0",
-      id: 7,
-      method: "tools/call",
-      params: { name: "lsp", arguments: { action: "status", note: huge } },
-    });
-    const refused = await next();
-    assert.equal(refused.id, 7);
-    assert.equal((refused.error as { code: number }).code, -32600);
-    await send({ jsonrpc: "2.0", id: 8, method: "tools/list" });
-    const listed = await next();
-    assert.equal(listed.id, 8);
-    assert.deepEqual(
-      (listed.result as { tools: { name: string }[] }).tools.map((t) => t.name),
-      ["lsp"],
-    );
-  } finally {
-    await close();
-    await child.status;
-    await rt.cleanup(ws.root);
-    await ws.remove();
   }
 });

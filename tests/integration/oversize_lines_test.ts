@@ -1,4 +1,4 @@
-// A request line too long to be read (over 16 MiB) is answered under its own id, wherever the id
+// A request line too long to be read (over 16 MiB; over 10 MiB for MCP) is answered under its own id, wherever the id
 // is in it (MCP's SDK writes it last), so the agent waiting for that answer gets it, and the next
 // request is served: JSON lines in-process and through `--daemon`, and `mcp --daemon`'s relay.
 // Run as deno.json's start task runs it (its grant, not -A), one private runtime folder each.
@@ -38,7 +38,7 @@ for (const daemon of [false, true]) {
   });
 }
 
-Deno.test("MCP --daemon: a message over 16 MiB is answered -32600 by the relay under its id (written last, as the SDK does), and the relay serves on", async () => {
+Deno.test("MCP --daemon: a message over 10 MiB is answered -32600 under its id by the daemon, one over 16 MiB by the relay (its id written last, as the SDK does), and the relay serves on", async () => {
   const ws = await TempWorkspace.copy("deno");
   const rt = await runtimeFolder();
   const [command, ...args] = rt.start(ws.root, "mcp", "--daemon");
@@ -48,6 +48,19 @@ Deno.test("MCP --daemon: a message over 16 MiB is answered -32600 by the relay u
   });
   try {
     await introduce();
+    await send({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: {
+        name: "lsp",
+        arguments: { action: "status", note: "x".repeat(10.5 * 1024 * 1024) },
+      },
+    });
+    const byDaemon = await next();
+    assert.equal(byDaemon.id, 7, JSON.stringify(byDaemon));
+    assert.equal(byDaemon.error.code, -32600);
+    assert.match(byDaemon.error.message, /more than the 10485760 bytes \(10 MiB\)/);
     await send({
       method: "tools/call",
       params: { name: "lsp", arguments: { action: "status", note: PAST_LIMIT } },
