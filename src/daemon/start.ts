@@ -82,12 +82,10 @@ export async function attachOrStart(
   // Inside a sandbox whose seccomp filter refuses Unix sockets (Anthropic's sandbox-runtime) no
   // daemon can be served or reached: said now, not after the start timeout.
   if (await unixSocketsRefused(socketPath)) {
-    throw new LspGateError(
-      "PERMISSION_DENIED",
-      "this process may not create Unix sockets (a sandbox's seccomp filter refuses them, as " +
-        "sandbox-runtime's does): no daemon can be reached or started here",
-      { path: socketPath, unixSocketsRefused: true },
-    );
+    throw new LspGateError("PERMISSION_DENIED", NO_UNIX_SOCKETS, {
+      path: socketPath,
+      unixSocketsRefused: true,
+    });
   }
   const args = await daemonCommand(target);
   if (!args) return undefined;
@@ -122,8 +120,12 @@ export async function attachOrStart(
   return undefined;
 }
 
+/** Why no daemon can be used where Unix sockets are refused. */
+export const NO_UNIX_SOCKETS = "this process may not create Unix sockets (a sandbox's seccomp " +
+  "filter refuses them, as sandbox-runtime's does): no daemon can be reached or started here";
+
 /** Whether creating a Unix socket is refused here (a seccomp filter: EPERM, not a Deno grant). */
-async function unixSocketsRefused(socketPath: string): Promise<boolean> {
+export async function unixSocketsRefused(socketPath: string): Promise<boolean> {
   try {
     (await Deno.connect({ transport: "unix", path: socketPath })).close();
     return false;

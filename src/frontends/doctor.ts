@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { ACTIONS } from "../actions/table.ts";
 import { userConfigPath, WORKSPACE_CONFIG } from "../config.ts";
-import { attach, daemonAddress } from "../daemon/start.ts";
+import { attach, daemonAddress, NO_UNIX_SOCKETS, unixSocketsRefused } from "../daemon/start.ts";
 import { toLspGateError } from "../errors.ts";
 import { decide } from "../permissions/policy.ts";
 import { onPath } from "../servers/find_binary.ts";
@@ -158,7 +158,14 @@ async function daemonState(flags: GlobalFlags): Promise<Record<string, unknown>>
       allowMutations: false,
       client: "doctor",
     });
-    if (!connection) return { running: false, socket: socketPath };
+    if (!connection) {
+      const refused = await unixSocketsRefused(socketPath);
+      return {
+        running: false,
+        socket: socketPath,
+        ...(refused ? { unavailable: NO_UNIX_SOCKETS } : {}),
+      };
+    }
     const status = await connection.control("status");
     connection.close();
     return { running: true, socket: socketPath, ...status };
@@ -193,6 +200,10 @@ function describe(report: DoctorReport): string {
     `Daemon: ${
       report.daemon.running
         ? `running (pid ${report.daemon.pid}, ${report.daemon.connections} connections)`
+        : report.daemon.unavailable
+        ? `unavailable: ${report.daemon.unavailable} (clients serve in their own process)`
+        : report.daemon.problem
+        ? `not usable: ${report.daemon.problem}`
         : "not running"
     }${report.daemon.socket ? ` — ${report.daemon.socket}` : ""}`,
     ...daemonServers(report.daemon),

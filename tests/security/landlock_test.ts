@@ -290,7 +290,7 @@ for (const c of cases) {
   });
 }
 
-Deno.test("(d) inside srt, --daemon, mcp --daemon and call serve in-process at once (srt refuses Unix sockets), confined by Landlock; what asked for the daemon says why", async () => {
+Deno.test("(d) inside srt, --daemon, mcp --daemon and call serve in-process at once (srt refuses Unix sockets), confined by Landlock; what asked for the daemon and doctor say why", async () => {
   const c = cases[0];
   const repo = await repoFor(c);
   try {
@@ -353,6 +353,20 @@ Deno.test("(d) inside srt, --daemon, mcp --daemon and call serve in-process at o
     assert.equal(call.code, 0, callErr);
     assert.match(new TextDecoder().decode(call.stdout), /innerGreeting\(name: string\): string/);
     assert.doesNotMatch(callErr, /daemon/);
+
+    // doctor says why there is no daemon, not just that none runs.
+    const doctorArgv = lspgateArgv(repo, { prefix, env, command: ["doctor"] });
+    const doctor = await new Deno.Command(doctorArgv[0], {
+      args: doctorArgv.slice(1),
+      cwd: repo.root,
+      env: { NO_COLOR: "1", ...env },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.match(
+      new TextDecoder().decode(doctor.stdout),
+      /\nDaemon: unavailable: this process may not create Unix sockets .* \(clients serve in their own process\) — /,
+    );
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
