@@ -130,7 +130,9 @@ export async function unixSocketsRefused(socketPath: string): Promise<boolean> {
     (await Deno.connect({ transport: "unix", path: socketPath })).close();
     return false;
   } catch (error) {
-    return error instanceof Deno.errors.PermissionDenied;
+    // EPERM is a filter's refusal; EACCES (a folder's mode) is not about sockets at all.
+    return error instanceof Deno.errors.PermissionDenied &&
+      (error as { code?: string }).code === "EPERM";
   }
 }
 
