@@ -11,6 +11,7 @@
 
 import type { BudgetServer } from "./budget.ts";
 import type { ServerEntry } from "./manager_types.ts";
+import { field, nestedDepth, statusTable } from "./proc_namespace.ts";
 
 /** Each running server's process tree, measured from `processes`, as the memory budget sees it. */
 export function budgetServers(
@@ -50,16 +51,21 @@ let procReadable: boolean | undefined;
 /**
  * A snapshot of every process's parent, to find several trees from one read of `/proc`;
  * undefined where /proc cannot be read, by Deno or through `cat` (not Linux, nothing granted).
+ * Keyed by pid as lspgate sees them, also where /proc is another PID namespace's
+ * (proc_namespace.ts).
  */
 export function readProcesses(): ProcessTable | undefined {
   if (procReadable !== false) {
     const table = readProc();
     if (table) return table;
   }
-  const command = catStats();
-  if (!command) return undefined;
   try {
-    return parseStats(new TextDecoder().decode(command.outputSync().stdout));
+    const stats = catProc("stat")?.outputSync().stdout;
+    if (!stats) return undefined;
+    const text = new TextDecoder().decode(stats);
+    if (nestedDepth(text) === 0) return parseStats(text);
+    const statuses = catProc("status")?.outputSync().stdout;
+    return statuses && fromStatuses(new TextDecoder().decode(statuses));
   } catch {
     return undefined;
   }
@@ -71,29 +77,51 @@ export async function readProcessesSoon(): Promise<ProcessTable | undefined> {
     const table = readProc();
     if (table) return table;
   }
-  const command = catStats();
-  if (!command) return undefined;
   try {
-    return parseStats(new TextDecoder().decode((await command.output()).stdout));
+    const stats = (await catProc("stat")?.output())?.stdout;
+    if (!stats) return undefined;
+    const text = new TextDecoder().decode(stats);
+    if (nestedDepth(text) === 0) return parseStats(text);
+    const statuses = (await catProc("status")?.output())?.stdout;
+    return statuses && fromStatuses(new TextDecoder().decode(statuses));
   } catch {
     return undefined;
   }
 }
 
+/**
+ * The table from `cat`'s own status and every process's, where /proc numbers processes in an
+ * outer namespace: lspgate's subtree, lspgate being `cat`'s parent.
+ */
+function fromStatuses(text: string): ProcessTable | undefined {
+  const lspgate = field(text, "PPid");
+  if (lspgate === undefined) return undefined;
+  const table = statusTable(text, nestedDepth(text), lspgate);
+  return table.size ? table : undefined;
+}
+
 function readProc(): ProcessTable | undefined {
   const processes = new Map<number, ProcessFacts>();
   let entries: Iterable<Deno.DirEntry>;
+  let self: string;
   try {
     entries = Deno.readDirSync("/proc");
+    self = Deno.readTextFileSync("/proc/self/status");
     procReadable = true;
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) procReadable = false;
     return undefined;
   }
+  const depth = nestedDepth(self);
+  const statuses: string[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry.name)) continue;
     const pid = Number(entry.name);
     try {
+      if (depth > 0) {
+        statuses.push(Deno.readTextFileSync(`/proc/${pid}/status`));
+        continue;
+      }
       const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
       // The command name may hold spaces and parentheses: the fields follow its last ')'.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -103,6 +131,7 @@ function readProc(): ProcessTable | undefined {
       // Gone meanwhile, or not ours to read.
     }
   }
+  if (depth > 0) return statusTable(statuses.join("\n"), depth, field(self, "Pid") ?? 0);
   return processes;
 }
 
@@ -118,16 +147,18 @@ function systemProgram(name: string): string | undefined {
 }
 
 /**
- * `cat` of every process's stat file, the shell expanding the names Deno may not list. procps's
- * `ps` was tried first and fails inside sandbox-runtime after its first run ("fatal library error,
- * lookup self"); `cat` does not. No environment; a process that ends meanwhile is left out.
+ * `cat` of its own status, then of every process's `stat` or `status` file, the shell expanding
+ * the names Deno may not list. procps's `ps` was tried first and fails inside sandbox-runtime after
+ * its first run ("fatal library error, lookup self"); `cat` does not. No environment; a process
+ * that ends meanwhile is left out.
  */
-function catStats(): Deno.Command | undefined {
+function catProc(file: "stat" | "status"): Deno.Command | undefined {
   const sh = systemProgram("sh");
   const cat = systemProgram("cat");
   if (!sh || !cat) return undefined;
   return new Deno.Command(sh, {
-    args: ["-c", `exec ${cat} /proc/[0-9]*/stat`],
+    // `exec`: cat is lspgate's own child, so its status names lspgate as its parent.
+    args: ["-c", `exec ${cat} /proc/self/status /proc/[0-9]*/${file}`],
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

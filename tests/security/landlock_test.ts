@@ -11,6 +11,7 @@ import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { RUNTIME_GRANT } from "../../src/fs.ts";
 import { locate } from "../helpers/locate.ts";
 import { spawnMcp } from "../helpers/mcp_lines.ts";
+import { spawnLines } from "../helpers/line_process.ts";
 import { ensureSandboxRuntime } from "../tools.ts";
 import { LSPGATE_DIR } from "./fixture.ts";
 import { type HostileRepo, hostileRepo } from "./hostile.ts";
@@ -180,6 +181,36 @@ function assertMemoryRead(status: Record<string, unknown>): void {
   assert.equal(typeof status.serversRssMiB, "number", JSON.stringify(status));
 }
 
+/**
+ * Once a server has answered, `status` gives its memory, not 0: inside srt /proc is the outer PID
+ * namespace's, where the server's pid names another process or none (proc_namespace.ts).
+ */
+async function assertServerMemory(repo: HostileRepo, c: Case, options: RunOptions): Promise<void> {
+  const argv = lspgateArgv(repo, options);
+  const lines = spawnLines(argv[0], argv.slice(1), {
+    cwd: repo.root,
+    env: { LSPGATE_NO_DAEMON: "1", NO_COLOR: "1", ...options.env },
+  });
+  try {
+    const text = await Deno.readTextFile(join(repo.root, c.file));
+    await lines.send({ id: 1, action: "hover", file: c.file, ...locate(text, "innerGreeting(") });
+    assert.equal((await lines.next()).ok, true);
+    await lines.send({ id: 2, action: "status" });
+    const status = await lines.next();
+    const servers = status.details.servers as { state: string; pid: number; rssMiB?: number }[];
+    const serving = servers.filter((s) => s.state === "ready");
+    assert.ok(serving.length > 0, JSON.stringify(servers));
+    for (const server of serving) {
+      // A language server holds tens of MiB at least; srt's socat, a few.
+      assert.ok((server.rssMiB ?? 0) >= 20, `no memory read for ${JSON.stringify(server)}`);
+    }
+    assert.ok(status.details.serversRssMiB >= 20, JSON.stringify(status.details));
+  } finally {
+    await lines.close();
+    await lines.child.status;
+  }
+}
+
 for (const c of cases) {
   Deno.test(`(a) bare, --sandbox landlock: ${c.name} shows a sub-agent nothing of ../../outside/secret`, async () => {
     const repo = await repoFor(c);
@@ -269,6 +300,7 @@ for (const c of cases) {
         /bubblewrap not used: bubblewrap \(\/[^)]*bwrap\) is installed but cannot create namespaces here/,
       );
       assertMemoryRead(status);
+      await assertServerMemory(repo, c, { prefix, env });
       // The scratch folders went with their servers.
       const scratch = [];
       for await (const entry of Deno.readDir(join(repo.base, "agent-tmp"))) {
