@@ -135,10 +135,11 @@ async function check(
   const started = performance.now();
   let payload: HookPayload = { files: args };
   if (args.length === 0) {
-    if (!options.stdin && Deno.stdin.isTerminal()) {
-      return "give file paths, or a hook's JSON payload on stdin";
-    }
-    const read = readPayload(await new Response(options.stdin ?? Deno.stdin.readable).text());
+    const terminal = !options.stdin && Deno.stdin.isTerminal();
+    if (terminal && !options.event) return "give file paths, or a hook's JSON payload on stdin";
+    const text = terminal ? "" : await new Response(options.stdin ?? Deno.stdin.readable).text();
+    // `--event` alone says what to do (a warm-up needs nothing more); a payload adds to it.
+    const read = options.event && text.trim() === "" ? { files: [] } : readPayload(text);
     if (typeof read === "string") return read;
     payload = read;
   }

@@ -35,6 +35,9 @@ export function hookReport(
   const errors: string[] = [];
   const warnings: string[] = [];
   const notChecked = [...unchecked];
+  // The edited files checked, a clean one too ("0 errors … in 1 edited file"; errors it caused
+  // are counted apart), not just those with findings.
+  const checked = new Set<string>();
   for (const result of results) {
     for (const d of result.diagnostics) {
       (d.severity === "error" ? errors : warnings).push(diagnosticLine(result.file, d));
@@ -47,9 +50,10 @@ export function hookReport(
     // A file whose syntax errors were found was checked as far as it matters.
     const found = result.diagnostics.some((d) => d.severity === "error");
     if (reason && !found) notChecked.push(`${result.file} (${oneLine(reason, MAX_REASON_CHARS)})`);
+    else checked.add(result.file);
   }
   const caused = importers.flatMap((i) => i.caused.map((d) => diagnosticLine(i.file, d)));
-  const files = new Set(results.filter((r) => r.diagnostics.length).map((r) => r.file)).size;
+  const files = checked.size;
   const elsewhere = caused.length
     ? `; ${count(caused.length, "error")} it caused in ${
       count(importers.filter((i) => i.caused.length).length, "importing file")

@@ -170,6 +170,20 @@ Deno.test("lspgate hook: a bad payload is lspgate's own failure, exit 0 with one
   );
 });
 
+Deno.test("lspgate hook --event: a warm-up needs no payload; the end-of-turn report says it needs the session's", async () => {
+  await using ws = await copyWorkspace();
+  const args = ["--root", ws.root, "--no-daemon"];
+  assert.deepEqual(await runLspgate(["hook", "--event", "session-start", ...args], ""), {
+    code: 0,
+    stdout: "",
+    stderr: "",
+  });
+  assertOneLine(
+    await runLspgate(["hook", "--event", "stop", ...args], ""),
+    /^lspgate hook: the end-of-turn report needs the payload's session_id$/,
+  );
+});
+
 Deno.test("lspgate hook: bad flags or config exit 0 with one usage line, never INTERNAL", async () => {
   await using ws = await copyWorkspace();
   await ws.write("src/count.ts", BROKEN);
@@ -327,6 +341,33 @@ Deno.test("hookReport() bounds the report: 60 lines, 4 lines and 400 characters 
     }])
       .stderr.endsWith("error [ts 2322]: a\n    b\n    c\n    d\n    … (2 more lines)"),
   );
+});
+
+Deno.test("hookReport() counts the edited files checked, clean ones too, and not those it could not check", () => {
+  const error = {
+    line: 3,
+    column: 21,
+    endLine: 3,
+    endColumn: 26,
+    severity: "error" as const,
+    message: "Expected 2 arguments, but got 1.",
+    source: "typescript",
+    code: 2554,
+  };
+  const report = hookReport(
+    [
+      { file: "src/util.ts", status: "ok", diagnostics: [] },
+      { file: "src/notes.ts", status: "timeout", message: "not ready", diagnostics: [] },
+    ],
+    [],
+    [{ file: "src/main.ts", caused: [error] }],
+  );
+  assert.equal(report.code, 2);
+  assert.equal(
+    report.stderr.split("\n")[0],
+    "lspgate: 0 errors, 0 warnings in 1 edited file; 1 error it caused in 1 importing file:",
+  );
+  assert.match(report.stderr, /\nnot checked: src\/notes\.ts \(timeout: not ready\)$/);
 });
 
 Deno.test("hookReport() with warnings and an unchecked file: exit 0, warnings on stdout, one line on stderr", () => {

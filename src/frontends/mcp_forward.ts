@@ -39,18 +39,20 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
       if (!attached || attached.granted.mcp === true) return attached;
       // A daemon of an earlier lspgate, which serves no MCP: this process serves it instead.
       attached.close();
-      return undefined;
+      return "the daemon running (an earlier lspgate's) serves no MCP";
     } catch (error) {
       const e = toLspGateError(error);
-      console.error(`lspgate: the daemon could not be used (${e.code}: ${e.message})`);
-      return undefined;
+      return `the daemon could not be used (${e.code}: ${e.message})`;
     }
   };
-  let connection = await connect();
-  if (!connection) {
-    console.error("lspgate: no daemon could be reached or started; serving in-process");
+  const first = await connect();
+  if (!first || typeof first === "string") {
+    console.error(
+      `lspgate: ${first ?? "no daemon could be reached or started"}; serving in-process`,
+    );
     return undefined;
   }
+  let connection: DaemonConnection = first;
   const out = new LineWriter(Deno.stdout);
   /** The agent's requests the daemon has not answered, by id (as JSON), with their method. */
   const inFlight = new Map<string, string>();
@@ -121,7 +123,7 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
       if (message?.method === "notifications/initialized") initialized = text;
       if (!connection.open) {
         const fresh = await connect();
-        if (fresh) {
+        if (fresh && typeof fresh !== "string") {
           connection = fresh;
           use(fresh);
           // A new daemon knows nothing of this agent: it is introduced as it was the first time.

@@ -138,7 +138,7 @@ async function importerCase(turn: Awaited<ReturnType<typeof warmTurn>>) {
     // The edited file is clean: the callers' errors are the edit's, never counted as edited.
     assert.match(
       out.stderr,
-      /^lspgate: 0 errors, 0 warnings in 0 edited files; 2 errors it caused in 2 importing files:\n/,
+      /^lspgate: 0 errors, 0 warnings in 1 edited file; 2 errors it caused in 2 importing files:\n/,
     );
     for (const [file, at] of callers) {
       const line = out.stderr.split("\n").find((l) => l.startsWith(`${file}:${at.line}:`));
