@@ -3,6 +3,7 @@ import { ACTIONS } from "../actions/table.ts";
 import { userConfigPath, WORKSPACE_CONFIG } from "../config.ts";
 import { attach, daemonAddress, NO_UNIX_SOCKETS, unixSocketsRefused } from "../daemon/start.ts";
 import { toLspGateError } from "../errors.ts";
+import { daemonSocketPath, runtimeFolderPath } from "../fs.ts";
 import { decide } from "../permissions/policy.ts";
 import { onPath } from "../servers/find_binary.ts";
 import type { Session } from "../session.ts";
@@ -138,9 +139,12 @@ function denoPermissions(root: string): Record<string, string> {
     "read (the root)": state({ name: "read", path: root }),
     "write (everything)": state({ name: "write" }),
     "write (the root)": state({ name: "write", path: root }),
+    // What `deno task start` grants instead of the two above: lspgate's private folder alone.
+    "write (lspgate's runtime folder)": state({ name: "write", path: runtimeFolderPath() }),
     "run (any program)": state({ name: "run" }),
     "env (any variable)": state({ name: "env" }),
-    net: state({ name: "net" }),
+    "net (everything)": state({ name: "net" }),
+    "net (the daemon's socket)": state({ name: "net", host: `unix:${daemonSocketPath()}` }),
   };
 }
 

@@ -39,6 +39,10 @@ Deno.test("doctor reports config files, servers found or missing with install hi
     const sandbox = report.sandbox as { usable: boolean; bwrap?: string };
     assert.equal(sandbox.usable, true, "bubblewrap is installed by the test runner");
     assert.equal((report.permissions as Record<string, string>)["write (the root)"], "granted");
+    // The start task's grants are named too, not only the broad ones it does not give.
+    for (const narrow of ["write (lspgate's runtime folder)", "net (the daemon's socket)"]) {
+      assert.ok(narrow in (report.permissions as Record<string, string>), narrow);
+    }
     assert.equal((report.daemon as { running: boolean }).running, false);
     const actions = report.actions as { allowed: string[]; refused: { action: string }[] };
     assert.ok(actions.allowed.includes("definition"));
