@@ -4,6 +4,10 @@
 
 const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d;
+/** The longest id echoed, in bytes of its JSON text. */
+const MAX_ID_BYTES = 256;
+/** Bytes of a top-level key kept: enough to tell `id` (and its closing quote) from a longer key. */
+const KEY_KEPT = 10;
 
 /**
  * Finds the top-level `id` of a JSON object streamed past in pieces, keeping nothing else: how an
@@ -17,6 +21,8 @@ export class IdScanner {
   #escape = false;
   #expectKey = false;
   #key?: number[];
+  /** The key being read ran past what is kept of it: not `id`. */
+  #keyTooLong = false;
   #lastKey?: string;
   #value?: number[];
   #done = false;
@@ -26,8 +32,18 @@ export class IdScanner {
     for (const b of bytes) {
       if (this.#done) return;
       if (this.#inString) {
-        this.#key?.push(b);
-        this.#value?.push(b);
+        // Both kept only as far as they can matter: a dropped line may be one key or id of 1 GB.
+        if (this.#key) {
+          if (this.#key.length < KEY_KEPT) this.#key.push(b);
+          else this.#keyTooLong = true;
+        }
+        if (this.#value) {
+          if (this.#value.length > MAX_ID_BYTES) {
+            this.#done = true;
+            return;
+          }
+          this.#value.push(b);
+        }
         if (this.#escape) this.#escape = false;
         else if (b === BACKSLASH) this.#escape = true;
         else if (b === QUOTE) this.#endString();
@@ -39,13 +55,14 @@ export class IdScanner {
           continue;
         }
         // An id is short; anything longer is not one lspgate could name.
-        if (this.#value.length > 256) this.#done = true;
+        if (this.#value.length > MAX_ID_BYTES) this.#done = true;
         this.#value.push(b);
       }
       if (b === QUOTE) {
         this.#inString = true;
         if (this.#depth === 1 && this.#expectKey) {
           this.#key = [];
+          this.#keyTooLong = false;
           this.#expectKey = false;
         }
       } else if (b === OPEN_BRACE || b === OPEN_BRACKET) {
@@ -66,7 +83,7 @@ export class IdScanner {
     this.#inString = false;
     if (!this.#key) return;
     this.#key.pop(); // The closing quote.
-    this.#lastKey = this.#key.length <= 8
+    this.#lastKey = !this.#keyTooLong && this.#key.length <= 8
       ? new TextDecoder().decode(new Uint8Array(this.#key))
       : "";
     this.#key = undefined;
