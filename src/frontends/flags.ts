@@ -132,6 +132,11 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
   if (sandbox !== "none" && sandbox !== "bwrap" && sandbox !== "landlock" && sandbox !== "auto") {
     throw new UsageError(`--sandbox must be auto, bwrap, landlock or none, not \`${sandbox}\``);
   }
+  if (values.event !== undefined && !HOOK_EVENTS.includes(values.event)) {
+    throw new UsageError(
+      `--event must be ${HOOK_EVENTS.join(", ")}, not \`${values.event}\``,
+    );
+  }
   if (values.timeout !== undefined) {
     const ms = Number(values.timeout);
     if (!/^\d+$/.test(values.timeout) || ms < 100) {
@@ -169,6 +174,9 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
     rest: positionals,
   };
 }
+
+/** The hook's `--event` kinds (a typo is said, not taken for a check of nothing). */
+const HOOK_EVENTS = ["stop", "session-start", "read"];
 
 /** Node's parseArgs, strict, with its errors said as usage errors naming the flag. */
 function readArgs(args: string[]) {

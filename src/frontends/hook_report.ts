@@ -50,7 +50,8 @@ export function hookReport(
     // A file whose syntax errors were found was checked as far as it matters.
     const found = result.diagnostics.some((d) => d.severity === "error");
     if (reason && !found) notChecked.push(`${result.file} (${oneLine(reason, MAX_REASON_CHARS)})`);
-    else checked.add(result.file);
+    // Its warnings are counted: so is the file.
+    if (!reason || result.diagnostics.length) checked.add(result.file);
   }
   const caused = importers.flatMap((i) => i.caused.map((d) => diagnosticLine(i.file, d)));
   const files = checked.size;

@@ -196,6 +196,10 @@ Deno.test("lspgate hook: bad flags or config exit 0 with one usage line, never I
       [["--timeout", "soon"], /^lspgate hook: usage: --timeout must be a whole number of /],
       [["--role", "boss"], /^lspgate hook: usage: --role must be main or subagent, not `boss`/],
       [
+        ["--event", "session_start"],
+        /^lspgate hook: usage: --event must be stop, session-start, read, not `session_start`/,
+      ],
+      [
         ["--sandbox", "jail"],
         /^lspgate hook: usage: --sandbox must be auto, bwrap, landlock or none/,
       ],
@@ -368,6 +372,14 @@ Deno.test("hookReport() counts the edited files checked, clean ones too, and not
     "lspgate: 0 errors, 0 warnings in 1 edited file; 1 error it caused in 1 importing file:",
   );
   assert.match(report.stderr, /\nnot checked: src\/notes\.ts \(timeout: not ready\)$/);
+  // A file whose warnings came before its time ran out counts with them.
+  const warned = hookReport([{
+    file: "src/notes.ts",
+    status: "timeout",
+    message: "not ready",
+    diagnostics: [{ ...error, severity: "warning" }],
+  }]);
+  assert.match(warned.stdout, /^lspgate: 0 errors, 1 warning in 1 edited file:\n/);
 });
 
 Deno.test("hookReport() with warnings and an unchecked file: exit 0, warnings on stdout, one line on stderr", () => {

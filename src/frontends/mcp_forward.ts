@@ -123,6 +123,7 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
       if (message?.method === "notifications/initialized") initialized = text;
       if (!connection.open) {
         const fresh = await connect();
+        if (typeof fresh === "string") console.error(`lspgate: ${fresh}`);
         if (fresh && typeof fresh !== "string") {
           connection = fresh;
           use(fresh);

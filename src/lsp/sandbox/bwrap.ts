@@ -68,19 +68,23 @@ function bwrapSupport(program: string): Promise<BwrapSupport> {
   return found;
 }
 
+/** How long bubblewrap's probe may take before it counts as failed. */
+const PROBE_TIMEOUT_MS = 5_000;
+/** How the reason of a probe that ran out of time begins. */
+const HUNG = "bubblewrap did not finish";
+
 async function probeBwrap(program: string): Promise<BwrapSupport> {
   const base = [...systemBinds(), ...isolationFlags(false), "--clearenv"];
   const env = ["--setenv", "PATH", DEFAULT_PATH];
   const strict = await tryBwrap(program, [...base, ...userNamespaceFlags(), ...env, "--", "true"]);
   if (strict === undefined) return { available: true, disableUserns: true };
+  // A bwrap that hangs would hang the second trial too.
+  if (strict.startsWith(HUNG)) return { available: false, disableUserns: false, reason: strict };
   // bwrap < 0.8 has no --disable-userns; a setuid bwrap may lack user namespaces.
   const plain = await tryBwrap(program, [...base, ...env, "--", "true"]);
   if (plain === undefined) return { available: true, disableUserns: false };
   return { available: false, disableUserns: false, reason: plain };
 }
-
-/** How long bubblewrap's probe may take before it counts as failed. */
-const PROBE_TIMEOUT_MS = 5_000;
 
 /** Runs bwrap with `args`; undefined on success, else why it failed. */
 async function tryBwrap(program: string, args: string[]): Promise<string | undefined> {
@@ -120,12 +124,14 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
     delay(PROBE_TIMEOUT_MS, probed.signal).then(() => undefined),
   ]);
   probed.abort();
-  endGroup(child.pid);
-  await Promise.race([reading, delay(200)]);
+  endGroup(child);
+  const read = new AbortController();
+  await Promise.race([reading, delay(200, read.signal)]);
+  read.abort();
   await reader.cancel().catch(() => {});
   if (status?.success) return undefined;
   if (status === undefined) {
-    return `bubblewrap (${program}) did not finish a trial sandbox in ${PROBE_TIMEOUT_MS / 1000} s`;
+    return `${HUNG} a trial sandbox in ${PROBE_TIMEOUT_MS / 1000} s (${program})`;
   }
   const stderr = chunks.join("").trim();
   // Inside another sandbox (sandbox-runtime, a container, bubblewrap) namespaces cannot nest.
@@ -133,12 +139,18 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
     `${stderr || `exit code ${status.code}`}`;
 }
 
-/** Kills the process group `pgid` and what is left in it, best effort. */
-function endGroup(pgid: number): void {
+/** Kills `child`'s process group and what is left in it, best effort. */
+function endGroup(child: Deno.ChildProcess): void {
   try {
-    Deno.kill(-pgid, "SIGKILL");
-  } catch {
-    // ESRCH: nothing is left. NotCapable: a scoped --allow-run; the reader is cancelled instead.
+    Deno.kill(-child.pid, "SIGKILL");
+  } catch (error) {
+    // ESRCH: nothing is left. NotCapable (a scoped --allow-run): bwrap itself, if still there.
+    if (!(error instanceof Deno.errors.NotCapable)) return;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Gone already.
+    }
   }
 }
 

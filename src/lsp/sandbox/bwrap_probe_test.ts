@@ -34,3 +34,25 @@ Deno.test("bwrap's probe: a failed bwrap whose leftover process holds stderr ope
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("bwrap's probe: a bwrap that never finishes is judged after one trial's 5 s, and ended", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lspgate-bwrap-hang-" });
+  try {
+    const marker = join(dir, "bwrap.pid");
+    const fake = join(dir, "bwrap");
+    await Deno.writeTextFile(fake, `#!/bin/sh\necho $$ >> ${marker}\nexec sleep 600\n`);
+    await Deno.chmod(fake, 0o755);
+    const reason = await bwrapUnavailableReason(fake);
+    assert.equal(reason, `bubblewrap did not finish a trial sandbox in 5 s (${fake})`);
+    // One trial, not two: the second would hang the same way.
+    assert.equal((await Deno.readTextFile(marker)).trim().split("\n").length, 1);
+    const hung = Number((await Deno.readTextFile(marker)).trim());
+    const state = await Deno.readTextFile(`/proc/${hung}/stat`).then(
+      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3),
+      () => "gone",
+    );
+    assert.ok(state === "gone" || state === "Z", `the hung bwrap ${hung} is still ${state}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
