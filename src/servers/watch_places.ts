@@ -13,7 +13,10 @@ import type { FromWatcher } from "./watch_protocol.ts";
  */
 export const IN_THREAD_MAX = { folders: 1_000, entries: 10_000 };
 
-/** Whether `root` is within IN_THREAD_MAX (symlinks not followed; unreadable folders skipped). */
+/**
+ * Whether `root` is within IN_THREAD_MAX and holds no symlink (which Deno.watchFs would follow, out
+ * of the root too); unreadable folders are skipped.
+ */
 export async function smallTree(root: string): Promise<boolean> {
   const stack = [root];
   let folders = 0;
@@ -23,6 +26,9 @@ export async function smallTree(root: string): Promise<boolean> {
     try {
       for await (const entry of Deno.readDir(folder)) {
         if (++entries > IN_THREAD_MAX.entries) return false;
+        // Deno.watchFs follows links: one to `/` had it walk the whole disk on this thread (12 s
+        // before the first answer, then given up). The watcher process follows none.
+        if (entry.isSymlink) return false;
         if (!entry.isDirectory) continue;
         if (++folders > IN_THREAD_MAX.folders) return false;
         stack.push(`${folder}/${entry.name}`);

@@ -145,16 +145,20 @@ async function fill(root: string, count: number, kind: "folders" | "files"): Pro
 }
 
 Deno.test(
-  "on this thread only for a small tree: past IN_THREAD_MAX's folders or entries the watcher gets its Worker",
+  "on this thread only for a small tree without links: past IN_THREAD_MAX's folders or entries, or with a link (to `/` here), the watcher gets its process",
   { sanitizeOps: false, sanitizeResources: false },
   async () => {
     const small = await tempRoot();
     const manyFolders = await tempRoot();
     const manyFiles = await tempRoot();
+    // Small, but for a link to `/`: Deno.watchFs would walk the whole disk through it.
+    const linked = await tempRoot();
     await Deno.mkdir(join(small, "src", "lib"), { recursive: true });
     await fill(manyFolders, IN_THREAD_MAX.folders + 100, "folders");
     await fill(manyFiles, IN_THREAD_MAX.entries + 100, "files");
-    const roots = [small, manyFolders, manyFiles];
+    await Deno.mkdir(join(linked, "src"));
+    await Deno.symlink("/", join(linked, "src", "everything"));
+    const roots = [small, manyFolders, manyFiles, linked];
     const seen = new Set<string>();
     const record = (changes: FileChange[]) => {
       for (const change of changes) seen.add(change.path);
@@ -167,10 +171,13 @@ Deno.test(
         while (!watcher.exact && Date.now() < deadline) await watcher.flush();
         assert.equal(watcher.exact, true);
       }
-      assert.deepEqual(watchers.map((w) => w.runsOn), ["main thread", "process", "process"]);
+      assert.deepEqual(
+        watchers.map((w) => w.runsOn),
+        ["main thread", "process", "process", "process"],
+      );
       // Either way a write before a flush is delivered by it.
       for (const [i, root] of roots.entries()) {
-        const file = join(root, ["src/lib", "d3/e7", "f2"][i], "new.txt");
+        const file = join(root, ["src/lib", "d3/e7", "f2", "src"][i], "new.txt");
         await Deno.writeTextFile(file, "x");
         await watchers[i].flush();
         assert.ok(seen.has(file), `the write of ${file} before the flush was delivered`);
