@@ -142,6 +142,13 @@ export async function openGate(
         const telemetry = telemetryFrom(flags.telemetry);
         return telemetry ? observeRequests(remote, telemetry) : remote;
       }
+      // Asked for (--daemon) and not there: said, as a refusal is below.
+      if (flags.daemon === "on") {
+        console.error(
+          "lspgate: no daemon could be reached or started from here (starting one takes " +
+            "--allow-run for any program, as `deno task start` grants); serving in-process",
+        );
+      }
     } catch (error) {
       const e = toLspGateError(error);
       // Said where the daemon was asked for; by default (call, hook) a sandbox without Unix

@@ -163,7 +163,9 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
   const net = [`unix:${daemonSocketPath()}`];
   notes.push(
     `read and write of ${runtime} (lspgate's private runtime folder, 0700) and net for its ` +
-      "daemon socket alone (no network): call, hook and --daemon share the warm daemon",
+      "daemon socket alone (no network): call, hook and --daemon share the warm daemon; this " +
+      "grant reaches a daemon already running but cannot start one (that takes --allow-run for " +
+      "any program, as `deno task start` grants): without one they serve in-process",
   );
   return {
     read: [...read].sort(),

@@ -342,6 +342,44 @@ Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints 
   }
 });
 
+Deno.test("the flags `permissions --daemon` prints, with no daemon running: answered in-process, and said in one line", async () => {
+  const { run, runtime, cleanup } = await setup();
+  try {
+    const printed = await run(["permissions", "--role", "subagent", "--daemon", "--json"]);
+    const { command, permissions } = JSON.parse(printed.stdout) as {
+      command: string[];
+      permissions: { notes: string[] };
+    };
+    const notes = permissions.notes;
+    assert.ok(notes.some((n) => n.includes("cannot start one")), notes.join("\n"));
+    const [, ...args] = command;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      env: { XDG_RUNTIME_DIR: runtime },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = out.stdin.getWriter();
+    await writer.write(new TextEncoder().encode('{"id":1,"action":"status"}\n'));
+    await writer.close();
+    const done = await out.output();
+    const status = JSON.parse(new TextDecoder().decode(done.stdout).trim());
+    assert.equal(status.ok, true, JSON.stringify(status));
+    assert.equal(status.details.daemonPid, undefined, "served in-process");
+    const said = new TextDecoder().decode(done.stderr).split("\n").filter((l) =>
+      l.startsWith("lspgate:")
+    );
+    assert.deepEqual(said, [
+      "lspgate: no daemon could be reached or started from here (starting one takes --allow-run " +
+      "for any program, as `deno task start` grants); serving in-process",
+    ]);
+    assert.equal(JSON.parse((await run(["daemon", "status"])).stdout).running, false);
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("the daemon writes only within both grants: not for a client without write on the root, not when it has none itself", async () => {
   const { ws, runtime, run, cleanup } = await setup();
   const folder = join(runtime, "lspgate");

@@ -103,7 +103,10 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
       return "bubblewrap is not installed (apt-get install bubblewrap)";
     }
     if (error instanceof Deno.errors.NotCapable) {
-      return `bubblewrap (${program}) may not be run by this process (no --allow-run for it)`;
+      // `lspgate permissions` grants it only where it can create namespaces: not in sandbox-runtime.
+      return `bubblewrap (${program}) may not be run by this process (no --allow-run for it; ` +
+        "`lspgate permissions` leaves it out where it cannot create namespaces, as inside " +
+        "sandbox-runtime or a container)";
     }
     return `bubblewrap (${program}) could not be run: ${
       error instanceof Error ? error.message : error
