@@ -10,6 +10,7 @@ import {
   daemonWorkspace as setup,
   FAKE_SERVER,
   MOD,
+  runToEnd,
   until,
   workspaceHello,
 } from "../helpers/daemon.ts";
@@ -297,6 +298,16 @@ Deno.test("one daemon, two roles: the sub-agent's apply is refused while the mai
   }
 });
 
+/** Runs the command `permissions` printed (deno first) with `requests` as its JSON lines. */
+async function runPrinted(command: string[], runtime: string, requests: unknown[]) {
+  const [, ...args] = command;
+  const out = await runToEnd(Deno.execPath(), args, {
+    env: { XDG_RUNTIME_DIR: runtime },
+    stdin: requests.map((r) => JSON.stringify(r) + "\n").join(""),
+  });
+  return { answers: out.stdout.trim().split("\n").map((l) => JSON.parse(l)), stderr: out.stderr };
+}
+
 Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints reaches the warm daemon, and writes nothing", async () => {
   const { ws, runtime, run, cleanup } = await setup();
   try {
@@ -306,15 +317,6 @@ Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints 
     const write = command.find((a) => a.startsWith("--allow-write="));
     assert.equal(write, `--allow-write=${join(runtime, "lspgate")}`);
     assert.ok(command.some((a) => /^--allow-net=unix:.*\.sock$/.test(a)), command.join(" "));
-    const [, ...args] = command;
-    const child = new Deno.Command(Deno.execPath(), {
-      args,
-      env: { XDG_RUNTIME_DIR: runtime },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
     const hover = { id: 1, action: "hover", file: "src/main.ts", line: 1, column: 10 };
     const rename = {
       id: 2,
@@ -325,13 +327,8 @@ Deno.test("a sub-agent run with exactly the flags `permissions --daemon` prints 
       new_name: "x",
       apply: true,
     };
-    await writer.write(
-      new TextEncoder().encode(JSON.stringify(hover) + "\n" + JSON.stringify(rename) + "\n"),
-    );
-    await writer.close();
-    const out = await child.output();
-    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
-    assert.equal(new TextDecoder().decode(out.stderr).includes("serving in-process"), false);
+    const { answers: lines, stderr } = await runPrinted(command, runtime, [hover, rename]);
+    assert.equal(stderr.includes("serving in-process"), false);
     assert.equal(lines.find((l) => l.id === 1).ok, true);
     assert.equal(lines.find((l) => l.id === 2).error.code, "ACTION_NOT_ALLOWED");
     const daemon = JSON.parse((await run(["daemon", "status"])).stdout);
@@ -352,24 +349,12 @@ Deno.test("the flags `permissions --daemon` prints, with no daemon running: answ
     };
     const notes = permissions.notes;
     assert.ok(notes.some((n) => n.includes("cannot start one")), notes.join("\n"));
-    const [, ...args] = command;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args,
-      env: { XDG_RUNTIME_DIR: runtime },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = out.stdin.getWriter();
-    await writer.write(new TextEncoder().encode('{"id":1,"action":"status"}\n'));
-    await writer.close();
-    const done = await out.output();
-    const status = JSON.parse(new TextDecoder().decode(done.stdout).trim());
+    const { answers: [status], stderr } = await runPrinted(command, runtime, [
+      { id: 1, action: "status" },
+    ]);
     assert.equal(status.ok, true, JSON.stringify(status));
     assert.equal(status.details.daemonPid, undefined, "served in-process");
-    const said = new TextDecoder().decode(done.stderr).split("\n").filter((l) =>
-      l.startsWith("lspgate:")
-    );
+    const said = stderr.split("\n").filter((l) => l.startsWith("lspgate:"));
     assert.deepEqual(said, [
       "lspgate: no daemon could be reached or started from here (starting one takes --allow-run " +
       "for any program, as `deno task start` grants); serving in-process",
