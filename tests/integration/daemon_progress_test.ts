@@ -38,7 +38,16 @@ async function heldStart() {
     cleanup: async () => {
       await setup.cleanup();
       await Deno.remove(config);
-      await Deno.remove(scratch, { recursive: true });
+      // The spy may still be logging the server's exit as the daemon's stop returns.
+      for (let attempt = 0;; attempt++) {
+        try {
+          await Deno.remove(scratch, { recursive: true });
+          break;
+        } catch (error) {
+          if (attempt === 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
     },
   };
 }
