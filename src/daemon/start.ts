@@ -120,6 +120,10 @@ export async function attachOrStart(
   return undefined;
 }
 
+/** What a client that asked for the daemon says when attachOrStart() found none and started none. */
+export const NO_DAEMON_HERE = "no daemon could be reached or started from here (starting one " +
+  "takes --allow-run for any program, as `deno task start` grants)";
+
 /** Why no daemon can be used where Unix sockets are refused. */
 export const NO_UNIX_SOCKETS = "this process may not create Unix sockets (a sandbox's seccomp " +
   "filter refuses them, as sandbox-runtime's does): no daemon can be reached or started here";

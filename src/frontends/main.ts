@@ -7,7 +7,7 @@ import type { CommandWrapper } from "../servers/manager.ts";
 import type { Session } from "../session.ts";
 import type { BudgetPool } from "../servers/budget.ts";
 import { observeRequests, telemetryFrom } from "../telemetry.ts";
-import { attachOrStart } from "../daemon/start.ts";
+import { attachOrStart, NO_DAEMON_HERE } from "../daemon/start.ts";
 import { RemoteSession } from "../daemon/remote_session.ts";
 import type { Gate } from "./gate.ts";
 import type { DaemonFlags } from "../daemon/command.ts";
@@ -144,10 +144,7 @@ export async function openGate(
       }
       // Asked for (--daemon) and not there: said, as a refusal is below.
       if (flags.daemon === "on") {
-        console.error(
-          "lspgate: no daemon could be reached or started from here (starting one takes " +
-            "--allow-run for any program, as `deno task start` grants); serving in-process",
-        );
+        console.error(`lspgate: ${NO_DAEMON_HERE}; serving in-process`);
       }
     } catch (error) {
       const e = toLspGateError(error);

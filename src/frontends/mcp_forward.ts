@@ -9,7 +9,7 @@
 import { toLspGateError } from "../errors.ts";
 import type { DaemonConnection } from "../daemon/client.ts";
 import type { Hello } from "../daemon/server.ts";
-import { attachOrStart, type DaemonTarget } from "../daemon/start.ts";
+import { attachOrStart, type DaemonTarget, NO_DAEMON_HERE } from "../daemon/start.ts";
 import { LineWriter, readLines } from "./lines.ts";
 import { onSigterm } from "./signals.ts";
 
@@ -48,7 +48,7 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
   const first = await connect();
   if (!first || typeof first === "string") {
     console.error(
-      `lspgate: ${first ?? "no daemon could be reached or started"}; serving in-process`,
+      `lspgate: ${first ?? NO_DAEMON_HERE}; serving in-process`,
     );
     return undefined;
   }
