@@ -6,15 +6,21 @@ const QUOTE = 0x22, BACKSLASH = 0x5c, COLON = 0x3a, COMMA = 0x2c;
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d;
 /** The longest id echoed, in bytes of its JSON text. */
 const MAX_ID_BYTES = 256;
-/** Bytes of a top-level key kept: enough to tell `id` (and its closing quote) from a longer key. */
-const KEY_KEPT = 10;
+/**
+ * Bytes of a top-level key kept: enough to tell `id` from a longer key, escaped too (`"i\u0064"`
+ * is `id` to JSON.parse), with its closing quote.
+ */
+const KEY_KEPT = 14;
 
 /**
  * Finds the top-level `id` of a JSON object streamed past in pieces, keeping nothing else: how an
  * oversize request's error is addressed to it.
  */
 export class IdScanner {
-  /** The id, once read (a string or a number); undefined until then, or if it has none. */
+  /**
+   * The id read so far (a string or a number): as JSON.parse would see it, the last top-level `id`
+   * wins; undefined if there is none, or the last is not one lspgate can echo.
+   */
   id?: string | number;
   #depth = 0;
   #inString = false;
@@ -25,25 +31,19 @@ export class IdScanner {
   #keyTooLong = false;
   #lastKey?: string;
   #value?: number[];
-  #done = false;
+  /** The id's value ran past MAX_ID_BYTES: not kept, and no id unless a later one comes. */
+  #valueTooLong = false;
 
   /** Reads the next bytes of the message. */
   feed(bytes: Uint8Array): void {
     for (const b of bytes) {
-      if (this.#done) return;
       if (this.#inString) {
         // Both kept only as far as they can matter: a dropped line may be one key or id of 1 GB.
         if (this.#key) {
           if (this.#key.length < KEY_KEPT) this.#key.push(b);
           else this.#keyTooLong = true;
         }
-        if (this.#value) {
-          if (this.#value.length > MAX_ID_BYTES) {
-            this.#done = true;
-            return;
-          }
-          this.#value.push(b);
-        }
+        if (this.#value) this.#keepValueByte(b);
         if (this.#escape) this.#escape = false;
         else if (b === BACKSLASH) this.#escape = true;
         else if (b === QUOTE) this.#endString();
@@ -54,9 +54,7 @@ export class IdScanner {
           this.#endValue();
           continue;
         }
-        // An id is short; anything longer is not one lspgate could name.
-        if (this.#value.length > MAX_ID_BYTES) this.#done = true;
-        this.#value.push(b);
+        this.#keepValueByte(b);
       }
       if (b === QUOTE) {
         this.#inString = true;
@@ -73,31 +71,51 @@ export class IdScanner {
       } else if (b === COMMA && this.#depth === 1) {
         this.#expectKey = true;
       } else if (b === COLON && this.#depth === 1 && this.#lastKey !== undefined) {
-        if (this.#lastKey === "id") this.#value = [];
+        if (this.#lastKey === "id") {
+          this.#value = [];
+          this.#valueTooLong = false;
+        }
         this.#lastKey = undefined;
       }
     }
+  }
+
+  /** An id is short; anything longer is not one lspgate could name, and is not kept. */
+  #keepValueByte(b: number): void {
+    if (this.#valueTooLong) return;
+    if (this.#value!.length >= MAX_ID_BYTES) {
+      this.#valueTooLong = true;
+      this.#value = [];
+    } else this.#value!.push(b);
   }
 
   #endString(): void {
     this.#inString = false;
     if (!this.#key) return;
     this.#key.pop(); // The closing quote.
-    this.#lastKey = !this.#keyTooLong && this.#key.length <= 8
-      ? new TextDecoder().decode(new Uint8Array(this.#key))
-      : "";
+    this.#lastKey = this.#keyTooLong ? "" : decodeKey(this.#key);
     this.#key = undefined;
   }
 
   #endValue(): void {
     const raw = new TextDecoder().decode(new Uint8Array(this.#value!)).trim();
     this.#value = undefined;
-    this.#done = true;
+    this.id = undefined;
+    if (this.#valueTooLong) return;
     try {
       const id = JSON.parse(raw);
       if (typeof id === "string" || typeof id === "number") this.id = id;
     } catch {
       // Not an id lspgate can echo.
     }
+  }
+}
+
+/** A key's text as JSON.parse reads it (escapes decoded); "" for one that is not valid JSON. */
+function decodeKey(bytes: number[]): string {
+  try {
+    return JSON.parse(`"${new TextDecoder().decode(new Uint8Array(bytes))}"`);
+  } catch {
+    return "";
   }
 }

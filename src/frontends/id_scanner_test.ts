@@ -32,3 +32,28 @@ Deno.test("IdScanner keeps almost nothing of a dropped line: a 130 MB key or str
   assert.equal(scan(`{"id":${long},"a":1}`), undefined);
   assert.equal(scan(`{"id":${long} ,"a":1}`), undefined);
 });
+
+Deno.test("IdScanner reads ids as JSON.parse does: the last top-level id wins, escaped keys decoded", () => {
+  const line = (text: string) => {
+    const parsed = JSON.parse(text).id;
+    const scanned = scan(...text.match(/.{1,3}/gs)!);
+    return { parsed, scanned };
+  };
+  for (
+    const text of [
+      '{"id":1,"method":"x","id":2}',
+      '{"i\\u0064":5,"method":"x"}',
+      '{"\\u0069\\u0064":"q","a":1}',
+      '{"id":"first","params":{"id":9},"id":"last"}',
+    ]
+  ) {
+    const { parsed, scanned } = line(text);
+    assert.equal(scanned, parsed, text);
+  }
+  // A last id too long to echo leaves none; a later short one is taken.
+  const long = JSON.stringify("b".repeat(300));
+  assert.equal(scan(`{"id":1,"a":2,"id":${long}}`), undefined);
+  assert.equal(scan(`{"id":${long},"a":2,"id":3}`), 3);
+  assert.equal(scan('{"idx":1,"a":2}'), undefined);
+  assert.equal(scan('{"i\\"d":1}'), undefined);
+});

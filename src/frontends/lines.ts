@@ -50,6 +50,7 @@ export async function* readLines(
   let dropped: IdScanner | undefined;
   const encoder = new TextEncoder();
   let skipping = 0;
+  let droppedEndsWithCr = false;
   const tooLong = (): TooLong => {
     const id = dropped!.id;
     dropped = undefined;
@@ -64,6 +65,9 @@ export async function* readLines(
       if (dropped) {
         dropped.feed(encoder.encode(end));
         skipping += end.length;
+        // Its length as the line's text: a CRLF line's `\r` is its end, not its text.
+        if (end.endsWith("\r") || (end === "" && droppedEndsWithCr)) skipping--;
+        droppedEndsWithCr = false;
         yield tooLong();
         continue;
       }
@@ -78,6 +82,7 @@ export async function* readLines(
       if (dropped) {
         dropped.feed(encoder.encode(rest));
         skipping += rest.length;
+        droppedEndsWithCr = rest.endsWith("\r");
       } else {
         pieces.push(rest);
         pending += rest.length;
@@ -88,6 +93,7 @@ export async function* readLines(
       dropped = new IdScanner();
       for (const piece of pieces) dropped.feed(encoder.encode(piece));
       skipping = pending;
+      droppedEndsWithCr = pieces.at(-1)?.endsWith("\r") ?? false;
       pieces = [];
       pending = 0;
     }

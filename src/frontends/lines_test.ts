@@ -58,6 +58,12 @@ Deno.test("readLines() drops a line past the limit, reports its length, and read
       "b",
       { tooLong: 100 },
     ]);
+    // A CRLF line's length is its text's, as a kept line's text has no `\r`.
+    assert.deepEqual(await lines(`${long}\r\nb\r\n${long}\r\n`, chunk, 50), [
+      { tooLong: 100 },
+      "b",
+      { tooLong: 100 },
+    ]);
   }
 });
 
