@@ -32,6 +32,8 @@ export interface BudgetDecision {
   totalMiB: number;
   /** Said when the servers kept still hold more than the budget, and why they are kept. */
   over?: string;
+  /** The server `over` names (its key), where one alone is over the budget. */
+  overBy?: string;
 }
 
 /** Picks idle servers to stop, least recently used first, until the rest fit in `budgetMiB`. */
@@ -55,17 +57,39 @@ export function decideBudget(servers: readonly BudgetServer[], budgetMiB: number
   if (left <= budgetMiB) return { stop, totalMiB };
   const kept = servers.filter((s) => !stop.includes(s.key));
   const alone = kept.find((s) => (s.rssMiB ?? 0) > budgetMiB);
-  const over = alone
-    ? `${alone.key} alone uses ${
+  if (!alone) {
+    const over = `the servers kept (busy or used last) hold ${
+      Math.round(left)
+    } MiB, more than the memory budget of ${budgetMiB} MiB`;
+    return { stop, totalMiB, over };
+  }
+  const over =
+    `${alone.key} alone uses ${
       Math.round(alone.rssMiB ?? 0)
     } MiB, more than the memory budget of ` +
-      `${budgetMiB} MiB; it is kept (${alone.busy ? "busy" : "used last"}) rather than ` +
-      "stopped and started again on every question"
-    : `the servers kept (busy or used last) hold ${
-      Math.round(left)
-    } MiB, more than the memory budget of ` +
-      `${budgetMiB} MiB`;
-  return { stop, totalMiB, over };
+    `${budgetMiB} MiB; it is kept (${alone.busy ? "busy" : "used last"}) rather than ` +
+    "stopped and started again on every question";
+  return { stop, totalMiB, over, overBy: alone.key };
+}
+
+/**
+ * What one member of a pool is told of the budget's overrun: its own server by name, and only
+ * that another workspace's is over, never which, how large or how used (a daemon's clients learn
+ * nothing of the other roots it serves).
+ */
+function overAsSeenBy(
+  decision: BudgetDecision,
+  owners: ReadonlyMap<string, { member: BudgetMember; key: string }>,
+  member: BudgetMember,
+  budgetMiB: number,
+): string | undefined {
+  if (!decision.over) return undefined;
+  const by = decision.overBy === undefined ? undefined : owners.get(decision.overBy);
+  if (by && by.member !== member) {
+    return `a server of another workspace this lspgate serves alone uses more than the memory ` +
+      `budget of ${budgetMiB} MiB; it is kept`;
+  }
+  return by ? decision.over.replaceAll(decision.overBy!, by.key) : decision.over;
 }
 
 /** A server manager as the pool sees it: its running servers, and how to stop one. */
@@ -91,7 +115,11 @@ export class BudgetPool {
   #checkedAt = 0;
   #checking?: Promise<void>;
   #soon?: ReturnType<typeof setTimeout>;
-  #over?: string;
+  /** The last check's overrun, with the owners of the ids it names. */
+  #over?: {
+    decision: BudgetDecision;
+    owners: ReadonlyMap<string, { member: BudgetMember; key: string }>;
+  };
 
   /** `budgetMiB` undefined: servers are measured, never stopped for memory. */
   constructor(readonly budgetMiB: number | undefined) {}
@@ -115,9 +143,10 @@ export class BudgetPool {
     };
   }
 
-  /** Why the servers are over the budget and kept so, as of the last check. */
-  get over(): string | undefined {
-    return this.#over;
+  /** Why the servers are over the budget and kept so, as of the last check, as `member` sees it. */
+  overFor(member: BudgetMember): string | undefined {
+    if (!this.#over || this.budgetMiB === undefined) return undefined;
+    return overAsSeenBy(this.#over.decision, this.#over.owners, member, this.budgetMiB);
   }
 
   /**
@@ -163,9 +192,7 @@ export class BudgetPool {
       }
     }
     const decision = decideBudget(servers, budget);
-    let over = decision.over;
-    for (const [id, { key }] of owners) over = over?.replaceAll(id, key);
-    this.#over = over;
+    this.#over = decision.over ? { decision, owners } : undefined;
     return Promise.all(decision.stop.map((id) => {
       const { member, key, rssMiB } = owners.get(id)!;
       return member.stop(

@@ -8,6 +8,7 @@ import { overlayLock } from "./overlay_lock.ts";
 import { toFileUrl } from "./uri.ts";
 export { mergeSettings } from "./server_options.ts";
 import { budgetServers, readProcesses } from "./memory.ts";
+import type { BudgetMember } from "./budget.ts";
 import { PickCache } from "./pick_cache.ts";
 import { DiskSync } from "./disk_sync.ts";
 import { ServerStarter } from "./server_start.ts";
@@ -46,6 +47,8 @@ export class ServerManager {
   #closed = false;
   readonly #changeListeners = new Set<ChangeListener>();
   #leaveBudget?: () => Promise<void>;
+  /** This manager as the memory budget's pool sees it. */
+  readonly #budgetMember: BudgetMember;
   #memory: MemoryReport = { rssMiB: new Map() };
 
   constructor(readonly options: ManagerOptions) {
@@ -62,13 +65,14 @@ export class ServerManager {
         idleCheckMs(options.idleShutdownMs),
       );
     }
-    this.#leaveBudget = options.budget?.join({
+    this.#budgetMember = {
       servers: (processes) => budgetServers(this.entries(), processes),
       stop: async (key, reason) => {
         const entry = this.#entries.get(key);
         if (entry && !this.#closed) await this.#stop(entry, reason);
       },
-    });
+    };
+    this.#leaveBudget = options.budget?.join(this.#budgetMember);
   }
 
   /** The adapter and root for a file, or undefined when no adapter handles its type. */
@@ -327,7 +331,7 @@ export class ServerManager {
     return {
       ...this.#memory,
       budgetMiB: this.options.budget?.budgetMiB,
-      over: this.options.budget?.over,
+      over: this.options.budget?.overFor(this.#budgetMember),
     };
   }
 }

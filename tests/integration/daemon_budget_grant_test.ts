@@ -70,6 +70,15 @@ Deno.test("under deno task start's grant, the daemon's memory budget stops the i
     assert.equal(fromB.details.daemonPid, first.details.daemonPid, "one daemon for both roots");
     assert.ok(fromB.views.some((s) => s.pid !== undefined), "B's server, used last, is kept");
     assert.match(String(fromB.details.overBudget ?? ""), /more than the memory budget of 1 MiB/);
+    // B's own server is named to B; to A it is another workspace's, never its path or size.
+    assert.ok(String(fromB.details.overBudget).includes(`@${b.root} alone uses`));
+    const toA = await call(a, ["status"]);
+    assert.equal(
+      toA.details.overBudget,
+      "a server of another workspace this lspgate serves alone uses more than the memory budget " +
+        "of 1 MiB; it is kept",
+    );
+    assert.ok(!JSON.stringify(toA).includes(b.root), JSON.stringify(toA));
     await definition(a);
   } finally {
     await lspgate(a, ["daemon", "stop"]);
