@@ -99,9 +99,19 @@ export function documentCoverage(
   return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri, name });
 }
 
-/** Coverage and readiness as one: not loaded yet is partial too. */
-export function withReadiness(coverage: CoverageAnswer, ready: boolean): CoverageAnswer {
+/**
+ * Coverage and readiness as one: not loaded yet is partial too, and so is a project the server
+ * could not load (`problem`, in its words: readiness.ts's loadProblem).
+ */
+export function withReadiness(
+  coverage: CoverageAnswer,
+  ready: boolean,
+  problem?: string,
+): CoverageAnswer {
   if (ready || coverage.partial) return coverage;
+  if (problem !== undefined) {
+    return { partial: true, reason: `the server could not load all of the project: ${problem}` };
+  }
   return { partial: true, reason: "the server was still loading the project" };
 }
 
@@ -113,8 +123,12 @@ export function coverageNote(coverage: CoverageAnswer): string {
 }
 
 /** The details a workspace-wide answer carries about its coverage (and the server's readiness). */
-export function coverageDetails(coverage: CoverageAnswer, ready = true): Record<string, unknown> {
-  const { partial, reason } = withReadiness(coverage, ready);
+export function coverageDetails(
+  coverage: CoverageAnswer,
+  ready = true,
+  problem?: string,
+): Record<string, unknown> {
+  const { partial, reason } = withReadiness(coverage, ready, problem);
   return partial ? { partial: true, ...(reason ? { partialReason: reason } : {}) } : { partial };
 }
 

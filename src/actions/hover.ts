@@ -5,7 +5,7 @@ import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
 import { ask, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
-import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
+import { emptyAnswerProblem, loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
@@ -26,13 +26,15 @@ export const hoverAction: ActionDef = defineAction({
         const position = await resolvePosition(context, doc, input);
         const waited = await waitForProject(context, doc.client, "file", doc.uri);
         // What the server said about loading, as of its answer.
-        const ready = waited && loadProblem(doc.client, "file", doc.uri) === undefined;
+        let ready = waited && loadProblem(doc.client, "file", doc.uri) === undefined;
         const hover = await ask<proto.Hover | null>(context, doc.client, method, {
           textDocument: { uri: doc.uri },
           position: position.server,
         });
         const markdown = hover ? hoverMarkdown(hover.contents) : "";
         if (!markdown.trim()) {
+          // Nothing known in a file with an import the server could not resolve: don't know.
+          if (ready) ready = await emptyAnswerProblem(context, doc.client, doc.uri) === undefined;
           return {
             text: `No hover information at ${position.label}.` +
               readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),

@@ -8,7 +8,7 @@ import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
-import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
+import { emptyAnswerProblem, loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
 
 const gotoKinds = {
@@ -36,7 +36,8 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           const scope = name === "implementation" ? "workspace" : "file";
           const waited = await waitForProject(context, doc.client, scope, doc.uri);
           // What the server said about loading, as of its answer.
-          const ready = waited && loadProblem(doc.client, scope, doc.uri) === undefined;
+          let problem = loadProblem(doc.client, scope, doc.uri);
+          let ready = waited && problem === undefined;
           // Implementations are searched in the files the server sees: said when that is not all.
           const coverage = scope === "workspace"
             ? await documentCoverage(context, doc, position.word)
@@ -53,10 +54,15 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           );
           const subject = subjectOf(position);
           if (locations.length === 0) {
+            if (ready && scope === "file") {
+              // Nothing found in a file with an import the server could not resolve: don't know.
+              problem = await emptyAnswerProblem(context, doc.client, doc.uri);
+              ready = problem === undefined;
+            }
             return {
               text: `No ${noun} found for ${subject}.` +
                 readinessNote(ready, doc.client, { scope, uri: doc.uri }) + coverageNote(coverage),
-              details: noLocations(coverage, ready),
+              details: noLocations(coverage, ready, problem),
             };
           }
           const heading = `${capitalize(plural(locations.length, noun))} of ${subject}:`;
@@ -64,7 +70,7 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           return {
             text: rendered.text + readinessNote(ready, doc.client, { scope, uri: doc.uri }) +
               coverageNote(coverage),
-            details: { ...rendered.details, ...coverageDetails(coverage, ready) },
+            details: { ...rendered.details, ...coverageDetails(coverage, ready, problem) },
           };
         })),
   });
@@ -93,7 +99,8 @@ export const referencesAction: ActionDef = defineAction({
         const position = await resolvePosition(context, doc, input);
         const includeDeclaration = input.include_declaration ?? true;
         const waited = await waitForProject(context, doc.client, "workspace");
-        const ready = waited && loadProblem(doc.client, "workspace") === undefined;
+        const problem = loadProblem(doc.client, "workspace");
+        const ready = waited && problem === undefined;
         // Before asking: it may first make the server see the whole project (coverage.ts).
         const coverage = await documentCoverage(context, doc, position.word);
         const params = {
@@ -119,7 +126,7 @@ export const referencesAction: ActionDef = defineAction({
           return {
             text: `No references found for ${subject}.` + readinessNote(ready, doc.client) +
               coverageNote(coverage),
-            details: noLocations(coverage, ready),
+            details: noLocations(coverage, ready, problem),
           };
         }
         const files = new Set(locations.map((l) => l.file)).size;
@@ -129,7 +136,7 @@ export const referencesAction: ActionDef = defineAction({
         const rendered = renderLocations(heading, locations);
         return {
           text: rendered.text + readinessNote(ready, doc.client) + coverageNote(coverage),
-          details: { ...rendered.details, ...coverageDetails(coverage, ready) },
+          details: { ...rendered.details, ...coverageDetails(coverage, ready, problem) },
         };
       })),
 });
@@ -155,6 +162,15 @@ function subjectOf(position: { word?: string; label: string }): string {
 }
 
 /** The details of an answer that found no location. */
-function noLocations(coverage: Parameters<typeof coverageDetails>[0], ready: boolean) {
-  return { locations: [], total: 0, truncated: false, ...coverageDetails(coverage, ready) };
+function noLocations(
+  coverage: Parameters<typeof coverageDetails>[0],
+  ready: boolean,
+  problem: string | undefined,
+) {
+  return {
+    locations: [],
+    total: 0,
+    truncated: false,
+    ...coverageDetails(coverage, ready, problem),
+  };
 }

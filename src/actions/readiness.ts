@@ -43,6 +43,33 @@ export function loadProblem(
   return first ? `${name(first[0])}: ${first[1]}` : undefined;
 }
 
+/** How long an answer that found nothing waits for its file's diagnostics (emptyAnswerProblem). */
+const EMPTY_ANSWER_CHECK_MS = 3_000;
+
+/**
+ * Called when an answer about `uri` found nothing: why that may be "don't know" rather than
+ * "none", or undefined. An import of that file the server could not resolve (or a project it
+ * could not load) is learned from its diagnostics; a server that is only asked for them (pyright
+ * pulls) says nothing of its imports until asked, and a pushing one may not have pushed for this
+ * file yet (a server just restarted for the memory budget). So they are asked now, bounded: an
+ * empty answer about a name from a broken import then says so rather than "not found".
+ */
+export async function emptyAnswerProblem(
+  context: ActionContext,
+  client: ServerClient,
+  uri: string,
+): Promise<string | undefined> {
+  const known = loadProblem(client, "file", uri);
+  if (known !== undefined) return known;
+  try {
+    const timeoutMs = Math.min(EMPTY_ANSWER_CHECK_MS, context.timeoutMs);
+    await client.diagnostics(uri, timeoutMs, context.signal);
+  } catch {
+    // Not learned (no diagnostics in time): the answer stands as the server gave it.
+  }
+  return loadProblem(client, "file", uri);
+}
+
 /** The sentence an answer carries when the server was still loading, or failed to load. */
 export function readinessNote(
   ready: boolean,

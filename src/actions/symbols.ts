@@ -8,7 +8,7 @@ import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, withDocument } from "./document.ts";
 import { syntaxOutline } from "./syntax_only.ts";
-import { readinessNote, waitForProject } from "./readiness.ts";
+import { loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { fileField, timeoutField } from "./schema.ts";
 import { type FlatSymbol, flattenSymbols } from "./symbol_tree.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
@@ -162,11 +162,13 @@ async function workspaceSymbols(context: ActionContext, query: string) {
         seen.add(key);
         views.push(symbol);
       }
-      // A server that could not load its project: its reason, not "still loading".
-      const problem = servers[i].client.info().projectProblem;
+      // A server that could not load its project, or resolve an import: its reason, not "still
+      // loading" (asking again would not help).
+      const problem = loadProblem(servers[i].client, "workspace");
       if (problem !== undefined) {
         partial = true;
-        notes.push(`${servers[i].id} could not load the project: ${problem}`);
+        notes.push(`${servers[i].id} could not load all of the project: ${problem}`);
+        reasons.push(`${servers[i].id} could not load all of the project: ${problem}`);
       } else {
         ready &&= answer.value.ready;
       }

@@ -69,12 +69,54 @@ Deno.test("pyright: an import its environment lacks makes answers in that file p
       { id: 1, action: "diagnostics", file: "main.py" },
       { id: 2, action: "definition", file: "main.py", ...locate(main, "thing") },
       { id: 3, action: "definition", file: "util.py", ...locate(util, "greet()\n") },
+      { id: 4, action: "symbols", file: "*", query: "greet" },
     ]);
     const thing = answer(lines[1]);
     assert.equal(thing.partial, true, thing.text);
     assert.match(thing.text, /Import "lspgate_no_such_package" could not be resolved/);
     const greet = answer(lines[2]);
     assert.equal(greet.partial, false, greet.text);
+    // A workspace search says why it is partial; "still loading, ask again" would never change.
+    const search = answer(lines[3]);
+    assert.equal(search.partial, true, search.text);
+    assert.match(search.text, /could not load all of the project: main\.py: Import "lspgate_no/);
+    assert.doesNotMatch(search.text, /still loading/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("pyright: nothing found in a file with an import it could not resolve is partial with its reason, asked before any diagnostics", async () => {
+  // pyright pulls: it says nothing of a file's imports until asked, so the first definition of a
+  // name from a broken import answered "No definition found", complete.
+  const repo = await hostileRepo({
+    "pyproject.toml": '[project]\nname = "ws"\nversion = "0.1.0"\n',
+    "main.py": "import lspgate_no_such_package\n\nprint(lspgate_no_such_package.thing)\n",
+    "util.py": "def greet() -> int:\n    return 1\n\n\nx = greet()\n",
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "main.py"));
+    const util = await Deno.readTextFile(join(repo.root, "util.py"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "main.py", ...locate(main, "thing") },
+      { id: 2, action: "hover", file: "main.py", ...locate(main, "thing") },
+      { id: 3, action: "definition", file: "util.py", ...locate(util, "1\n") },
+    ]);
+    const reason = /Import "lspgate_no_such_package" could not be resolved/;
+    const thing = answer(lines[0]);
+    assert.equal(thing.partial, true, thing.text);
+    assert.match(thing.text, /^No definition found for `thing`/);
+    assert.match(thing.text, reason);
+    const details = lines[0].details as { partialReason?: string };
+    assert.match(String(details.partialReason), /could not load all of the project: Import/);
+    // pyright's hover there says `thing: Unknown`: partial too, now that the file's imports are known.
+    const hover = answer(lines[1]);
+    assert.equal(hover.partial, true, hover.text);
+    assert.match(hover.text, reason);
+    // Nothing found in a file whose imports all resolve is an answer: complete.
+    const literal = answer(lines[2]);
+    assert.match(literal.text, /^No definition found/);
+    assert.equal(literal.partial, false, literal.text);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
