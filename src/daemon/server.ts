@@ -32,14 +32,14 @@ export interface ConnectionHandler {
   close(): void;
   /** The client will send nothing more (its input ended): its parses in flight are cut short. */
   endInput?(): void;
-  /** Which workspace session the connection is served by (connections of one stop together). */
+  /** Which workspace root the connection is served for (connections of one root stop together). */
   workspace?: string;
   /** The status of this connection's workspace (never another's); default: the daemon's. */
   status?(): Record<string, unknown>;
-  /** Stops this connection's workspace session (`daemon stop`). */
+  /** Stops every session of this connection's root, whatever their config (`daemon stop`). */
   stop?(): Promise<void>;
-  /** Whether this connection's workspace has its session open. */
-  opened?(): boolean;
+  /** How many sessions of this connection's root are open (one per config asked). */
+  opened?(): number;
 }
 
 /** The daemon's side: it opens connections, reports status, and stops. */
@@ -197,7 +197,7 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
           );
           continue;
         }
-        const others = (handler.sessions?.() ?? 0) - (connection.opened?.() ? 1 : 0);
+        const others = (handler.sessions?.() ?? 0) - (connection.opened?.() ?? 0);
         if (control?.verb === "stop" && connection.stop && others > 0) {
           // This workspace's session stops, and its clients are let go; the other workspaces'
           // go on. (Its last session stops the whole daemon, below: the listener first, so that

@@ -134,8 +134,10 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
           }
           : { servers: [] }),
       });
+      // Every session of this root, one per config asked (`--memory-budget`, `--sandbox`, …).
+      const ofRoot = () => [...entries.values()].filter((e) => e.target.root === target.root);
       return {
-        workspace: key,
+        workspace: target.root,
         granted: {
           role: hello.role,
           allowMutations,
@@ -193,8 +195,12 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
           view?.session.endInput();
         },
         status,
-        stop: () => closeEntry(own),
-        opened: () => own.session !== undefined,
+        // `daemon stop` names a root: its sessions stop, started with any flags (a stop without
+        // the `--memory-budget` a call had used left that call's servers running).
+        stop: async () => {
+          await Promise.all([...new Set([own, ...ofRoot()])].map(closeEntry));
+        },
+        opened: () => ofRoot().filter((e) => e.session).length,
       };
     },
     status() {

@@ -7,6 +7,20 @@ import { REPO_ROOT } from "../helpers/program.ts";
 import { runToEnd } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
+/** Whether process `pid` is gone within a few seconds. */
+async function ended(pid: number, withinMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    try {
+      await Deno.stat(`/proc/${pid}`);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
 interface ServerView {
   state: string;
   reason?: string;
@@ -80,6 +94,16 @@ Deno.test("under deno task start's grant, the daemon's memory budget stops the i
     );
     assert.ok(!JSON.stringify(toA).includes(b.root), JSON.stringify(toA));
     await definition(a);
+    // `daemon stop` without the --memory-budget the calls used stops A's session all the same (it
+    // stopped a session of its own flags only, leaving A's servers running); B's goes on.
+    const serverOfA = (await servers(a)).views.find((s) => s.pid !== undefined)!.pid!;
+    const stopA = await lspgate(a, ["daemon", "stop"]);
+    assert.equal(stopA.code, 0, stopA.stderr);
+    assert.ok(await ended(serverOfA), "A's server ended with its session");
+    assert.equal((await servers(b)).details.daemonPid, first.details.daemonPid);
+    await Deno.stat(`/proc/${first.details.daemonPid}`); // The daemon serves B on.
+    await lspgate(b, ["daemon", "stop"]);
+    assert.ok(await ended(first.details.daemonPid), "B's stop, its last, ended the daemon");
   } finally {
     await lspgate(a, ["daemon", "stop"]);
     await Deno.remove(runtime, { recursive: true });
