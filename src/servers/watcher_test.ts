@@ -265,3 +265,38 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "a Worker's watcher (no watcher process) watches no tree with a link out of the root, and says why; a link inside it is fine",
+  async () => {
+    const root = await tempRoot();
+    await Deno.mkdir(join(root, "src"));
+    await Deno.symlink(join(root, "src"), join(root, "inner"));
+    const errors: string[] = [];
+    const error = console.error;
+    console.error = (text: string) => errors.push(text);
+    const watch = () => watchWorkspace(root, () => Promise.resolve(), { process: false });
+    const settle = async (watcher: ReturnType<typeof watch>) => {
+      const deadline = Date.now() + 20_000;
+      while (watcher.tracking !== "off" && !watcher.exact && Date.now() < deadline) {
+        await watcher.flush();
+      }
+    };
+    try {
+      const inside = watch();
+      await settle(inside);
+      assert.equal(inside.tracking, "exact");
+      inside.stop();
+      // Deno.watchFs would list and watch the whole disk through it, in the Worker.
+      await Deno.symlink("/", join(root, "src", "disk"));
+      const outside = watch();
+      await settle(outside);
+      assert.equal(outside.tracking, "off");
+      assert.match(errors.join("\n"), /src\/disk is a link to a folder outside the root/);
+      outside.stop();
+    } finally {
+      console.error = error;
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+);
