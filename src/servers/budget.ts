@@ -32,8 +32,8 @@ export interface BudgetDecision {
   totalMiB: number;
   /** Said when the servers kept still hold more than the budget, and why they are kept. */
   over?: string;
-  /** The server `over` names (its key), where one alone is over the budget. */
-  overBy?: string;
+  /** The servers `over` is about (their keys): the one alone over the budget, or those kept. */
+  overBy?: string[];
 }
 
 /** Picks idle servers to stop, least recently used first, until the rest fit in `budgetMiB`. */
@@ -61,7 +61,7 @@ export function decideBudget(servers: readonly BudgetServer[], budgetMiB: number
     const over = `the servers kept (busy or used last) hold ${
       Math.round(left)
     } MiB, more than the memory budget of ${budgetMiB} MiB`;
-    return { stop, totalMiB, over };
+    return { stop, totalMiB, over, overBy: kept.map((s) => s.key) };
   }
   const over =
     `${alone.key} alone uses ${
@@ -69,7 +69,7 @@ export function decideBudget(servers: readonly BudgetServer[], budgetMiB: number
     } MiB, more than the memory budget of ` +
     `${budgetMiB} MiB; it is kept (${alone.busy ? "busy" : "used last"}) rather than ` +
     "stopped and started again on every question";
-  return { stop, totalMiB, over, overBy: alone.key };
+  return { stop, totalMiB, over, overBy: [alone.key] };
 }
 
 /**
@@ -84,12 +84,15 @@ function overAsSeenBy(
   budgetMiB: number,
 ): string | undefined {
   if (!decision.over) return undefined;
-  const by = decision.overBy === undefined ? undefined : owners.get(decision.overBy);
-  if (by && by.member !== member) {
-    return `a server of another workspace this lspgate serves alone uses more than the memory ` +
-      `budget of ${budgetMiB} MiB; it is kept`;
+  const by = (decision.overBy ?? []).map((id) => ({ id, ...owners.get(id)! }));
+  if (by.every((server) => server.member === member)) {
+    return by.reduce((text, server) => text.replaceAll(server.id, server.key), decision.over);
   }
-  return by ? decision.over.replaceAll(decision.overBy!, by.key) : decision.over;
+  return by.length === 1
+    ? `a server of another workspace this lspgate serves alone uses more than the memory ` +
+      `budget of ${budgetMiB} MiB; it is kept`
+    : `the servers kept (busy or used last), some of other workspaces this lspgate serves, hold ` +
+      `more than the memory budget of ${budgetMiB} MiB`;
 }
 
 /** A server manager as the pool sees it: its running servers, and how to stop one. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { decideBudget } from "./budget.ts";
+import { BudgetPool, decideBudget } from "./budget.ts";
 
 const server = (key: string, rssMiB: number, lastUsed: number, busy = false) => ({
   key,
@@ -43,4 +43,44 @@ Deno.test("decideBudget() says when the server used last alone is over, instead 
     "big alone uses 900 MiB, more than the memory budget of 500 MiB; it is kept (used last) " +
       "rather than stopped and started again on every question",
   );
+});
+
+Deno.test("BudgetPool tells each member of an overrun only of its own servers, never another's name or size", async () => {
+  const member = (...servers: ReturnType<typeof server>[]) => ({
+    servers: () => servers,
+    stop: () => Promise.resolve(),
+  });
+  const overOf = async (pool: BudgetPool, of: ReturnType<typeof member>) => {
+    const deadline = Date.now() + 10_000;
+    while (pool.overFor(of) === undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return pool.overFor(of);
+  };
+  // One server alone over the budget: named to its own root only.
+  const alone = new BudgetPool(100);
+  const a = member(server("pyright@/a", 30, 1));
+  const b = member(server("typescript@/b", 500, 2));
+  const leave = [alone.join(a), alone.join(b)];
+  alone.check(true);
+  assert.match(String(await overOf(alone, b)), /^typescript@\/b alone uses 500 MiB/);
+  assert.equal(
+    await overOf(alone, a),
+    "a server of another workspace this lspgate serves alone uses more than the memory budget " +
+      "of 100 MiB; it is kept",
+  );
+  // Busy servers of two roots together over it: neither hears the other's size.
+  const kept = new BudgetPool(100);
+  const c = member(server("pyright@/c", 80, 1, true));
+  const d = member(server("gopls@/d", 80, 2, true));
+  leave.push(kept.join(c), kept.join(d));
+  kept.check(true);
+  for (const  of of[c, d]) {
+    assert.equal(
+      await overOf(kept, of),
+      "the servers kept (busy or used last), some of other workspaces this lspgate serves, hold " +
+        "more than the memory budget of 100 MiB",
+    );
+  }
+  await Promise.all(leave.map((go) => go()));
 });
