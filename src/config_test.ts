@@ -189,6 +189,44 @@ Deno.test("parseWorkspaceConfig() refuses settings that name a program or a path
   );
 });
 
+Deno.test("parseWorkspaceConfig() refuses settings that set what the programs a server runs get: environment, flags", () => {
+  // Each of these, set by a repository, ran a program of its choosing: gopls's `go list` runs CC
+  // for a cgo file (found by a helper: `"CC": "sh -c 'id > …'"` wrote its file unsandboxed).
+  const settings = {
+    gopls: { env: { CC: "sh -c id" }, buildFlags: ["-toolexec=./x"] },
+    "rust-analyzer": {
+      cargo: { extraEnv: { RUSTC_WRAPPER: "./x" } },
+      procMacro: { server: "x" },
+      server: { extraEnv: {} },
+    },
+    clangd: { fallbackFlags: ["-fplugin=x.so"] },
+    typescript: { npmLocation: "x" },
+    eslint: { execArgv: ["--require", "x"] },
+    python: { analysis: { environment: "x" } },
+  };
+  const message = problem(
+    JSON.stringify({ servers: { pyright: { settings } } }, null, 1),
+    parseWorkspace,
+  );
+  for (
+    const key of [
+      "gopls.env",
+      "gopls.buildFlags",
+      "rust-analyzer.cargo.extraEnv",
+      "rust-analyzer.procMacro.server",
+      "rust-analyzer.server",
+      "clangd.fallbackFlags",
+      "typescript.npmLocation",
+      "eslint.execArgv",
+      "python.analysis.environment",
+    ]
+  ) {
+    const at = `servers\\.pyright\\.settings\\.${key.replaceAll(".", "\\.")}`;
+    assert.match(message, new RegExp(`: ${at}: names a program or a path`), key);
+  }
+  assert.match(message, /^config has 9 problems:/);
+});
+
 Deno.test("parseWorkspaceConfig() keeps settings and timeouts; the user's shorter ones give way", () => {
   const workspace = parseWorkspace(`{
     "readyTimeoutMs": 60000,

@@ -18,12 +18,16 @@ const WORKSPACE_SERVER_KEYS = new Set(["settings", "initializationOptions"]);
 /**
  * Setting names that choose a program, an interpreter or a place outside the project
  * or its arguments (`python.pythonPath`, `bashIde.shellcheckPath`, `shellcheckArguments`,
- * `tsserver.path`, `venvPath`, `extraPaths`…).
+ * `tsserver.path`, `venvPath`, `extraPaths`…), or the environment and flags the programs a
+ * server runs get: gopls's `env` (`CC` runs for cgo on `go list`; `GOFLAGS`, `LD_PRELOAD`) and
+ * `buildFlags` (`-toolexec`), rust-analyzer's `cargo.extraEnv` (`RUSTC_WRAPPER`, run by `cargo
+ * metadata`) and `procMacro.server`, clangd's `fallbackFlags`, `typescript.npmLocation`, eslint's
+ * `execArgv`.
  * Rationale: a denylist of every server's settings cannot be complete, so the names are matched
  * by their shape; such settings belong in the user's own config.
  */
 const PROGRAM_SETTING =
-  /(path|paths|dir|dirs|directory|command|cmd|args|arguments|executable|exe|binary|bin|interpreter|runtime|endpoint|url|uri|plugins?|tsdk|sdk|home|venv)$/i;
+  /(path|paths|dir|dirs|directory|command|cmd|args|arguments|argv|executable|exe|binary|bin|interpreter|runtime|endpoint|url|uri|plugins?|tsdk|sdk|home|venv|env|environment|flags|location|server|sysroot|toolchain|wrapper|shell|loader)$/i;
 
 /**
  * Validates a workspace's `.lspgate.jsonc` text: it may set `settings` and
