@@ -17,14 +17,19 @@ export async function holdingName(
 ): Promise<string[]> {
   const { name } = context;
   if (!name) return [...files];
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  const word = nameAsWord(name);
   const holding: string[] = [];
   for (const [i, file] of files.entries()) {
     const text = i < MAX_READ ? await context.readText(file) : undefined;
     if (text === undefined || word.test(text)) holding.push(file);
   }
   return holding;
+}
+
+/** A pattern matching `name` as a whole word of code (letters, digits, `_` and `$` around it not). */
+export function nameAsWord(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
 }
 
 /** Up to NAMED files, workspace-relative, then how many more: "a.c, b.c and 2 more". */

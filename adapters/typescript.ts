@@ -30,6 +30,17 @@ function major(version: string): number {
   return Number.parseInt(version.split(".")[0], 10);
 }
 
+/** Keys of a package.json that make its folder a package (see rootMarkerContains). */
+const PACKAGE_KEYS = [
+  "name",
+  "private",
+  "workspaces",
+  "dependencies",
+  "devDependencies",
+  "peerDependencies",
+  "scripts",
+];
+
 /**
  * TypeScript: typescript-language-server over the TypeScript 5/6 installed beside it, or
  * TypeScript 7's own `tsc --lsp --stdio` where the user installed TypeScript 7 (preferred when the
@@ -40,6 +51,13 @@ export const typescriptAdapter: Adapter = {
   id: "typescript",
   languages,
   rootMarkers: ["tsconfig.json", "jsconfig.json", "package.json"],
+  // A package.json that names no package, dependencies, scripts or workspaces is none: the shims a
+  // published package puts in each subpath folder (`{"sideEffects": false}` in date-fns's,
+  // `{"main": "./index.cjs"}` in zod's v3/) each made their folder a project of its own, whose
+  // uses of the rest no question about the rest searched.
+  rootMarkerContains: {
+    "package.json": PACKAGE_KEYS.map((key) => `"${key}"`),
+  },
   priority: 10,
   installHint,
   // typescript-language-server answers from a syntax-only server until the project is loaded.

@@ -12,6 +12,7 @@ import type { QueryDocument } from "./document.ts";
 import { TextCache } from "./text_cache.ts";
 import type { ActionContext } from "./types.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
+import { otherProjectsHolding } from "./other_projects.ts";
 
 export type { CoverageAnswer };
 
@@ -42,11 +43,22 @@ export async function projectCoverage(
   target: CoverageTarget,
 ): Promise<CoverageAnswer> {
   const { adapter, root, client, uri, files, name } = target;
+  const readText = async (path: string) => {
+    // The project's own config files (pyproject.toml, go.mod, …), read by every question, are
+    // kept while unchanged (text_cache.ts); the sources some hooks read are not.
+    if (dirname(path) === root) {
+      return (await TextCache.of(context).linesOf(toFileUrl(path)))?.text;
+    }
+    try {
+      return await context.workspace.readText(await context.workspace.resolve(path));
+    } catch {
+      return undefined;
+    }
+  };
   const hook = COVERAGE_HOOKS[adapter.id];
-  if (!hook) return { partial: false };
   let truncated = false;
   // A hand-over others may wait on runs on; this question stops waiting when it is cancelled.
-  const answer = await untilCancelled(
+  const answer = !hook ? { partial: false } : await untilCancelled(
     context.signal,
     hook({
       root,
@@ -59,23 +71,19 @@ export async function projectCoverage(
       },
       client,
       uri,
-      readText: async (path) => {
-        // The project's own config files (pyproject.toml, go.mod, …), read by every question, are
-        // kept while unchanged (text_cache.ts); the sources some hooks read are not.
-        if (dirname(path) === root) {
-          return (await TextCache.of(context).linesOf(toFileUrl(path)))?.text;
-        }
-        try {
-          return await context.workspace.readText(await context.workspace.resolve(path));
-        } catch {
-          return undefined;
-        }
-      },
+      readText,
       name,
       relative: (path) => context.workspace.relative(path),
       signal: context.signal,
     }),
   );
+  if (!answer.partial && !truncated && name) {
+    // The project's own files are covered: what of the workspace's other projects?
+    return await untilCancelled(
+      context.signal,
+      otherProjectsHolding(context, { adapter, root, name }, readText),
+    );
+  }
   if (answer.partial || !truncated) return answer;
   // Said so for every hook that read the list: tsserver was handed only those files; clangd's and
   // gopls's were checked against what their server sees only in those.

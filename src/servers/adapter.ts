@@ -78,10 +78,10 @@ export interface Adapter {
    */
   workspaceMarkers?: string[];
   /**
-   * A marker that counts only when it holds this text, e.g. `pyproject.toml` with `[tool.ruff`
-   * (a linter applies only where the project configures it).
+   * A marker that counts only when it holds this text (or one of these), e.g. `pyproject.toml`
+   * with `[tool.ruff` (a linter applies only where the project configures it).
    */
-  rootMarkerContains?: Record<string, string>;
+  rootMarkerContains?: Record<string, string | readonly string[]>;
   /**
    * Among adapters for the same file whose markers are equally near, the higher wins; it also
    * picks the fallback when no adapter's marker is found.

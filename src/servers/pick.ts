@@ -135,15 +135,17 @@ export async function nearestMarker(
   dir: string,
   workspace: string,
   markers: readonly string[],
-  adapter?: { rootMarkerContains?: Record<string, string> },
+  adapter?: { rootMarkerContains?: Record<string, string | readonly string[]> },
   memo?: PickMemo,
 ): Promise<string | undefined> {
   for (let current = dir;; current = dirname(current)) {
     for (const marker of markers) {
       const path = join(current, marker);
-      const needle = adapter?.rootMarkerContains?.[marker];
-      const look = () => needle === undefined ? pathExists(path) : fileContains(path, needle);
-      if (await (memo ? memo.found(`${path}\0${needle ?? ""}`, look) : look())) return current;
+      const wanted = adapter?.rootMarkerContains?.[marker];
+      const needles = wanted === undefined ? undefined : [wanted].flat();
+      const look = () => needles === undefined ? pathExists(path) : fileContains(path, needles);
+      const key = `${path}\0${needles?.join("\0") ?? ""}`;
+      if (await (memo ? memo.found(key, look) : look())) return current;
     }
     if (current === workspace || current === dirname(current) || !current.startsWith(workspace)) {
       return undefined;
@@ -154,15 +156,16 @@ export async function nearestMarker(
 const MARKER_READ_LIMIT = 1024 * 1024;
 
 /**
- * Whether a marker file holds `needle` (e.g. `[tool.ruff` in pyproject.toml). Only a regular file
+ * Whether a marker file holds one of `needles` (e.g. `[tool.ruff` in pyproject.toml). Only a regular file
  * (not a symlink, a FIFO or a device) of reasonable size is read: a repository cannot make this
  * read something outside it, or hang.
  */
-async function fileContains(path: string, needle: string): Promise<boolean> {
+async function fileContains(path: string, needles: readonly string[]): Promise<boolean> {
   try {
     const info = await Deno.lstat(path);
     if (!info.isFile || info.size > MARKER_READ_LIMIT) return false;
-    return (await Deno.readTextFile(path)).includes(needle);
+    const text = await Deno.readTextFile(path);
+    return needles.some((needle) => text.includes(needle));
   } catch {
     return false;
   }

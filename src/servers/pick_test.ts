@@ -14,7 +14,7 @@ async function tree(files: Record<string, string>): Promise<string> {
 
 Deno.test("pickAdapter() gives each package of a monorepo its own root", async () => {
   const root = await tree({
-    "package.json": "{}",
+    "package.json": '{"private": true, "workspaces": ["packages/*"]}',
     "packages/a/tsconfig.json": "{}",
     "packages/a/src/x.ts": "",
     "packages/b/tsconfig.json": "{}",
@@ -28,6 +28,30 @@ Deno.test("pickAdapter() gives each package of a monorepo its own root", async (
     assert.deepEqual([a?.adapter.id, a?.root], ["typescript", join(root, "packages/a")]);
     assert.deepEqual([b?.adapter.id, b?.root], ["typescript", join(root, "packages/b")]);
     assert.deepEqual([z?.adapter.id, z?.root], ["typescript", root]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("pickAdapter() takes no package.json that names no package for a root: a published package's subpath shims", async () => {
+  // date-fns puts `{"sideEffects": false}` in each function's folder, zod `{"main": …}` in v3/:
+  // each was a project of its own, and references from the rest never searched it.
+  const root = await tree({
+    "package.json": '{"name": "date-fns", "version": "2.30.0"}',
+    "addDays/package.json": '{"sideEffects": false, "typings": "../typings.d.ts"}',
+    "addDays/index.js": "",
+    "v3/package.json": '{"type": "module", "main": "./index.cjs"}',
+    "v3/index.ts": "",
+    "app/package.json": '{"private": true, "dependencies": {}}',
+    "app/main.ts": "",
+  });
+  try {
+    for (const file of ["addDays/index.js", "v3/index.ts"]) {
+      const pick = await pickAdapter(join(root, file), root, ADAPTERS);
+      assert.deepEqual([pick?.adapter.id, pick?.root], ["typescript", root], file);
+    }
+    const app = await pickAdapter(join(root, "app/main.ts"), root, ADAPTERS);
+    assert.deepEqual([app?.adapter.id, app?.root], ["typescript", join(root, "app")]);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -1,0 +1,89 @@
+// A name used in another project of the workspace, which the asked server never searches, makes a
+// workspace-wide answer partial, naming where; an applied rename built on it is refused. Real
+// lspgate over real servers, on the shapes a helper found answered "complete": a TypeScript
+// monorepo (packages beside each other, scripts/ of the root), a Go module nested in another.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { locate } from "../helpers/locate.ts";
+import { hostileRepo, runLspgate } from "../security/hostile.ts";
+
+interface Line {
+  ok: boolean;
+  content?: { text: string }[];
+  details?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { strict: true, module: "esnext", moduleResolution: "bundler" },
+  include: ["src"],
+});
+
+Deno.test("typescript monorepo: references, rename and callers of core's greet say app and scripts use it; the apply is refused", async () => {
+  const repo = await hostileRepo({
+    "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }),
+    "packages/core/package.json": JSON.stringify({ name: "@demo/core", main: "src/index.ts" }),
+    "packages/core/tsconfig.json": TSCONFIG,
+    "packages/core/src/index.ts": "export function greet(name: string): string {\n" +
+      "  return `hello ${name}`;\n}\n\nexport const loud = (n: string) => greet(n).toUpperCase();\n",
+    "packages/app/package.json": JSON.stringify({ name: "@demo/app" }),
+    "packages/app/tsconfig.json": TSCONFIG,
+    "packages/app/src/main.ts": 'import { greet } from "@demo/core";\n\n' +
+      'export function main(): void {\n  console.log(greet("app"));\n}\n',
+    "scripts/release.ts": 'import { greet } from "../packages/core/src/index";\n\n' +
+      'console.log(greet("release"));\n',
+  });
+  try {
+    const core = "packages/core/src/index.ts";
+    const at = { file: core, ...locate(await Deno.readTextFile(join(repo.root, core)), "greet") };
+    const before = await Deno.readTextFile(join(repo.root, core));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "references", ...at },
+      { id: 2, action: "rename", ...at, new_name: "salute" },
+      { id: 3, action: "incoming_calls", ...at },
+      { id: 4, action: "rename", ...at, new_name: "salute", apply: true },
+    ], { flags: ["--allow-mutations"] }) as unknown as { lines: Line[] };
+    const reason = "`greet` is also a word in files of other projects in this workspace, which " +
+      "this server does not search (packages/app/src/main.ts, scripts/release.ts)";
+    for (const line of lines.slice(0, 3)) {
+      assert.equal(line.ok, true, JSON.stringify(line));
+      assert.equal(line.details?.partial, true, line.content?.[0].text);
+      assert.equal(line.details?.partialReason, reason);
+    }
+    // What core's own server found is still all there.
+    assert.equal(lines[0].details?.total, 2);
+    assert.equal(lines[3].ok, false);
+    assert.equal(lines[3].error?.code, "ACTION_NOT_ALLOWED");
+    assert.equal(await Deno.readTextFile(join(repo.root, core)), before, "nothing written");
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("go: references of a root module's function say the nested tools module calls it; a name no other project uses stays complete", async () => {
+  const repo = await hostileRepo({
+    "go.mod": "module example.com/root\n\ngo 1.21\n",
+    "greet/greet.go": "package greet\n\n// Hello greets.\nfunc Hello(name string) string {\n" +
+      '\treturn "hello " + name\n}\n\nfunc Quiet() string { return Hello("") }\n',
+    "greet/twice.go":
+      "package greet\n\nfunc Twice(n string) string { return Hello(n) + Hello(n) }\n",
+    "tools/go.mod": "module example.com/tools\n\ngo 1.21\n\nrequire example.com/root v0.0.0\n\n" +
+      "replace example.com/root => ../\n",
+    "tools/main.go": 'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/root/greet"\n)\n\n' +
+      'func main() {\n\tfmt.Println(greet.Hello("tools"))\n}\n',
+  });
+  try {
+    const text = await Deno.readTextFile(join(repo.root, "greet/greet.go"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "greet/greet.go", ...locate(text, "Hello(name") },
+      { id: 2, action: "references", file: "greet/greet.go", ...locate(text, "Quiet") },
+    ]) as unknown as { lines: Line[] };
+    const [hello, quiet] = lines;
+    assert.equal(hello.details?.partial, true, hello.content?.[0].text);
+    assert.match(String(hello.details?.partialReason), /\(tools\/main\.go\)$/);
+    assert.equal(hello.details?.total, 4, hello.content?.[0].text);
+    assert.equal(quiet.details?.partial, false, quiet.content?.[0].text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
