@@ -99,8 +99,8 @@ export const referencesAction: ActionDef = defineAction({
         const position = await resolvePosition(context, doc, input);
         const includeDeclaration = input.include_declaration ?? true;
         const waited = await waitForProject(context, doc.client, "workspace");
-        const problem = loadProblem(doc.client, "workspace");
-        const ready = waited && problem === undefined;
+        let problem = loadProblem(doc.client, "workspace");
+        let ready = waited && problem === undefined;
         // Before asking: it may first make the server see the whole project (coverage.ts).
         const coverage = await documentCoverage(context, doc, position.word);
         const params = {
@@ -123,6 +123,11 @@ export const referencesAction: ActionDef = defineAction({
         );
         const subject = subjectOf(position);
         if (locations.length === 0) {
+          if (ready) {
+            // None, from a file whose import the server could not resolve: don't know.
+            problem = await emptyAnswerProblem(context, doc.client, doc.uri);
+            ready = problem === undefined;
+          }
           return {
             text: `No references found for ${subject}.` + readinessNote(ready, doc.client) +
               coverageNote(coverage),

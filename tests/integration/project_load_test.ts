@@ -117,6 +117,14 @@ Deno.test("pyright: nothing found in a file with an import it could not resolve 
     const literal = answer(lines[2]);
     assert.match(literal.text, /^No definition found/);
     assert.equal(literal.partial, false, literal.text);
+    // References, the first question of another process: none found is "don't know" there too.
+    const refs = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "main.py", ...locate(main, "thing") },
+    ]);
+    const none = answer(refs.lines[0]);
+    assert.match(none.text, /^No references found for `thing`/);
+    assert.equal(none.partial, true, none.text);
+    assert.match(none.text, reason);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
