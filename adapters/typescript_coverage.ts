@@ -128,13 +128,14 @@ function leftOutBy(
   root: string,
   text: string,
   includes: IncludeCheck,
+  source: RegExp,
 ): readonly string[] {
   let byText = leftOut.get(files);
   if (!byText) leftOut.set(files, byText = new Map());
   let outside = byText.get(text);
   if (!outside) {
     outside = files.filter((file) =>
-      SOURCE.test(file) && file.startsWith(root + "/") && !includes(file.slice(root.length + 1))
+      source.test(file) && file.startsWith(root + "/") && !includes(file.slice(root.length + 1))
     );
     byText.set(text, outside);
   }
@@ -145,8 +146,12 @@ function leftOutBy(
 const MAX_READ = 200;
 /** How many of the folders left out an answer names. */
 const NAMED = 3;
-/** TypeScript sources (not declarations): what a project's config is meant to take in. */
+/** TypeScript sources (not declarations): what a tsconfig.json is meant to take in. */
 const SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
+/** A jsconfig.json's project is JavaScript (and TypeScript) sources. */
+const JS_SOURCE = /(?<!\.d)\.[cm]?[jt]sx?$/;
+/** Most files followed through imports from a config's `files` (tsc takes in what they import). */
+const MAX_FOLLOWED = 2_000;
 
 /**
  * A tsconfig.json's project covers the files its include (less exclude) lists; TypeScript files of
@@ -161,13 +166,20 @@ async function configured(
   text: string,
 ): Promise<CoverageAnswer> {
   const config: unknown = await parseJsonc(text);
-  if (typeof config === "object" && config !== null && "references" in config) {
+  if (typeof config !== "object" || config === null || "references" in config) {
     return { partial: false };
   }
-  const includes = await configIncludes(text);
+  // `include` and `files` come from the config it extends where it sets neither: one beside it.
+  const effective = await withBase(context, config as Record<string, unknown>);
+  const effectiveText = effective === config ? text : JSON.stringify(effective);
+  let includes = await configIncludes(effectiveText);
   if (!includes) return { partial: false };
+  if (Array.isArray(effective.files) && effective.include === undefined) {
+    includes = await withImported(context, includes);
+  }
   const left = new Map<string, number>();
-  const outside = leftOutBy(await context.files(), context.root, text, includes);
+  const source = name === "jsconfig.json" ? JS_SOURCE : SOURCE;
+  const outside = leftOutBy(await context.files(), context.root, effectiveText, includes, source);
   for (const [i, file] of outside.entries()) {
     // Only a file that imports the project can hold uses of it: a jest.config.ts beside src/
     // cannot. Past MAX_READ files, each is counted unread.
@@ -187,6 +199,58 @@ async function configured(
   };
 }
 
+/**
+ * The config with `include`, `files` and `exclude` taken from the one it `extends` where it sets
+ * none of them, when that is a file beside it (`./tsconfig.base.json`), whose patterns then mean
+ * the same here; a package's base (`@tsconfig/node20`) or one elsewhere is left unread.
+ */
+async function withBase(
+  context: CoverageContext,
+  config: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const base = config.extends;
+  if (typeof base !== "string" || !/^\.\/[^/]+$/.test(base)) return config;
+  if (["include", "files", "exclude"].some((key) => key in config)) return config;
+  const text = await context.readText(join(context.root, base));
+  const parsed: unknown = text === undefined ? undefined : await parseJsonc(text);
+  if (typeof parsed !== "object" || parsed === null) return config;
+  const { include, files, exclude } = parsed as Record<string, unknown>;
+  return { ...config, include, files, exclude };
+}
+
+/**
+ * A config that lists `files` takes in what they import too (tsc follows imports): the files its
+ * list reaches through relative imports, read up to MAX_FOLLOWED, count as included.
+ */
+async function withImported(
+  context: CoverageContext,
+  listed: IncludeCheck,
+): Promise<IncludeCheck> {
+  const project = (await context.files()).filter((f) => f.startsWith(context.root + "/"));
+  const known = new Set(project);
+  const reached = new Set(project.filter((f) => listed(f.slice(context.root.length + 1))));
+  const queue = [...reached];
+  let read = 0;
+  while (queue.length && read++ < MAX_FOLLOWED) {
+    const file = queue.shift()!;
+    const text = await context.readText(file);
+    if (text === undefined) continue;
+    for (const path of relativeImports(file, text)) {
+      const target = [
+        path,
+        ...[".ts", ".tsx", ".d.ts", ".js", "/index.ts", "/index.js"].map(
+          (ext) => path.replace(/\.[cm]?js$/, "") + ext,
+        ),
+      ].find((candidate) => known.has(candidate));
+      if (target && !reached.has(target)) {
+        reached.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return (rel) => reached.has(join(context.root, rel)) || listed(rel);
+}
+
 /** Whether a script's relative imports name a file the config includes (extension or not). */
 function importsProject(
   context: CoverageContext,
@@ -198,7 +262,8 @@ function importsProject(
   return relativeImports(file, text).some((path) => {
     if (!path.startsWith(context.root + "/")) return false;
     const rel = path.slice(context.root.length + 1).replace(/\.[cm]?[jt]sx?$/, "");
-    return [".ts", ".tsx", ".mts", ".cts", ".d.ts", "/index.ts", "/index.tsx"]
+    return [".ts", ".tsx", ".mts", ".cts", ".d.ts", "/index.ts", "/index.tsx", ".js", ".jsx"]
+      .concat(["/index.js"])
       .some((ext) => includes(rel + ext));
   });
 }

@@ -216,6 +216,69 @@ Deno.test("a tsconfig.json whose include leaves tests/ out: references say parti
   }
 });
 
+Deno.test("a config that takes tests/ out by files, by an include it extends, or a jsconfig.json leaving a script out: references say partial", async () => {
+  // Each answered "3 references", complete, where a grep finds 5 (a helper's find).
+  const util = 'export function greet(name: string): string {\n  return "hello " + name;\n}\n';
+  const cases: { name: string; files: Record<string, string>; reason: string }[] = [
+    {
+      name: "files",
+      files: {
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { strict: true },
+          files: ["src/index.ts"],
+        }),
+        "src/index.ts":
+          'import { greet } from "./util";\nexport const main = () => greet("src");\n',
+        "tests/util.test.ts": 'import { greet } from "../src/util";\nconsole.log(greet("test"));\n',
+      },
+      reason: "tsconfig.json's include leaves tests/ out",
+    },
+    {
+      name: "extends",
+      files: {
+        "tsconfig.base.json": JSON.stringify({ include: ["src"] }),
+        "tsconfig.json": JSON.stringify({ extends: "./tsconfig.base.json" }),
+        "src/index.ts":
+          'import { greet } from "./util";\nexport const main = () => greet("src");\n',
+        "tests/util.test.ts": 'import { greet } from "../src/util";\nconsole.log(greet("test"));\n',
+      },
+      reason: "tsconfig.json's include leaves tests/ out",
+    },
+    {
+      name: "jsconfig",
+      files: {
+        "jsconfig.json": JSON.stringify({ include: ["src"] }),
+        "src/util.js": "export function greet(name) {\n  return 'hello ' + name;\n}\n",
+        "src/index.js":
+          'import { greet } from "./util.js";\nexport const main = () => greet("src");\n',
+        "scripts/run.js": 'import { greet } from "../src/util.js";\nconsole.log(greet("run"));\n',
+      },
+      reason: "jsconfig.json's include leaves scripts/ out",
+    },
+  ];
+  for (const { name, files, reason } of cases) {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-coverage-" }));
+    const all: Record<string, string> = { "package.json": '{ "name": "x" }\n', ...files };
+    if (name !== "jsconfig") all["src/util.ts"] = util;
+    for (const [rel, text] of Object.entries(all)) {
+      await Deno.mkdir(join(root, rel, ".."), { recursive: true });
+      await Deno.writeTextFile(join(root, rel), text);
+    }
+    const session = await openSession(root);
+    try {
+      const file = name === "jsconfig" ? "src/util.js" : "src/util.ts";
+      const refs = answered(
+        await session.handle({ id: 1, action: "references", file, query: "greet" }),
+      );
+      assert.equal(refs.details.partial, true, `${name}: ${refs.text}`);
+      assert.equal(refs.details.partialReason, reason, name);
+    } finally {
+      await session.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  }
+});
+
 Deno.test("implementation without a tsconfig.json: every class implementing the interface, in files the open one does not import", async () => {
   const files: Record<string, string> = {
     "package.json": '{ "name": "shapes", "type": "module" }\n',
