@@ -27,9 +27,9 @@ export async function holdingName(
 }
 
 /** A pattern matching `name` as a whole word of code (letters, digits, `_` and `$` around it not). */
-export function nameAsWord(name: string): RegExp {
+export function nameAsWord(name: string, flags = ""): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, `u${flags}`);
 }
 
 /** Up to NAMED files, workspace-relative, then how many more: "a.c, b.c and 2 more". */

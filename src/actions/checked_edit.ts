@@ -7,7 +7,7 @@ import { severityRank } from "../format/kinds.ts";
 import { applyEdits } from "../lsp/positions.ts";
 import type { Lease } from "../servers/manager.ts";
 import type { DiagnosticView } from "./diagnostics.ts";
-import { compareOutcomes, type Proposal, underOverlay } from "./overlay.ts";
+import { compareOutcomes, type Proposal, type Renamed, underOverlay } from "./overlay.ts";
 import type { ActionContext, ActionResult } from "./types.ts";
 import { line } from "./what_if.ts";
 import type { EditPlan } from "./workspace_edit.ts";
@@ -58,6 +58,7 @@ export async function checkEdit(
   plan: EditPlan,
   input: { check?: boolean; if_clean?: boolean },
   lease: Lease,
+  renamed?: Renamed,
 ): Promise<EditCheck | undefined> {
   if (!input.check && !input.if_clean) return undefined;
   const edited = plan.files.filter((f) => f.edits.length > 0);
@@ -77,7 +78,7 @@ export async function checkEdit(
       yielding: lease,
     })
     : [];
-  const changes = compareOutcomes(outcomes);
+  const changes = compareOutcomes(outcomes, renamed);
   const complete = changes.unknown.length === 0 && checkable.length <= MAX_CHECKED_FILES;
   return {
     added: changes.added,

@@ -90,7 +90,8 @@ const renameAction = defineAction({
       }
       const plan = await planEdit(context, edit, doc.encoding);
       const hash = await editHash(context, plan);
-      const check = await checkEdit(context, plan, input, doc.lease);
+      const renamed = position.word ? { from: position.word, to: input.new_name } : undefined;
+      const check = await checkEdit(context, plan, input, doc.lease, renamed);
       const write = mayWrite(input, check);
       if (write) await applyPreviewed(context, plan, hash, input.edit_hash);
       const subject = position.word ? `\`${position.word}\`` : position.label;

@@ -7,6 +7,7 @@ import type { Lease, OverlayLock } from "../servers/manager.ts";
 import { diagnose, type DiagnosticSources, type DiagnosticView } from "./diagnostics.ts";
 import type { FileDiagnostics } from "./diagnostics.ts";
 import { queryDocument } from "./document.ts";
+import { nameAsWord } from "../../adapters/name_coverage.ts";
 import type { ActionContext } from "./types.ts";
 
 /** A file and the text proposed for it. */
@@ -150,7 +151,10 @@ async function open(
  * What the proposals add and remove, file by file. Two diagnostics are the same when their
  * severity, source, code, message and the text they cover are (their lines may have moved).
  */
-export function compareOutcomes(outcomes: readonly OverlayOutcome[]): DiagnosticChanges {
+export function compareOutcomes(
+  outcomes: readonly OverlayOutcome[],
+  renamed?: Renamed,
+): DiagnosticChanges {
   const changes: DiagnosticChanges = { added: [], removed: [], unchanged: 0, unknown: [] };
   for (const outcome of outcomes) {
     const file = outcome.after.file;
@@ -161,6 +165,7 @@ export function compareOutcomes(outcomes: readonly OverlayOutcome[]): Diagnostic
     const diff = compareDiagnostics(
       { text: outcome.disk, diagnostics: outcome.before.diagnostics },
       { text: outcome.proposed, diagnostics: outcome.after.diagnostics },
+      renamed,
     );
     changes.added.push(...diff.added.map((d) => ({ file, ...d })));
     changes.removed.push(...diff.removed.map((d) => ({ file, ...d })));
@@ -169,10 +174,21 @@ export function compareOutcomes(outcomes: readonly OverlayOutcome[]): Diagnostic
   return changes;
 }
 
-/** The diagnostics of `after` not in `before`, those of `before` not in `after`, and the rest. */
+/** A rename's old and new name: a diagnostic that only names the new one is the same as before. */
+export interface Renamed {
+  from: string;
+  to: string;
+}
+
+/**
+ * The diagnostics of `after` not in `before`, those of `before` not in `after`, and the rest. After
+ * a rename, `after`'s are read with the new name put back: the error a call had before (TS2554 on
+ * `greet()`) is the same error on `salute()`, not one the rename added and one it cleared.
+ */
 export function compareDiagnostics(
   before: { text: string; diagnostics: readonly DiagnosticView[] },
   after: { text: string; diagnostics: readonly DiagnosticView[] },
+  renamed?: Renamed,
 ): { added: DiagnosticView[]; removed: DiagnosticView[]; unchanged: number } {
   const beforeLines = new TextLines(before.text);
   const afterLines = new TextLines(after.text);
@@ -183,8 +199,10 @@ export function compareDiagnostics(
   }
   const added: DiagnosticView[] = [];
   let unchanged = 0;
+  const back = renamed && renamed.from !== renamed.to ? nameAsWord(renamed.to, "g") : undefined;
+  const asBefore = (key: string) => back ? key.replace(back, renamed!.from) : key;
   for (const d of after.diagnostics) {
-    const same = waiting.get(identity(d, afterLines));
+    const same = waiting.get(asBefore(identity(d, afterLines)));
     if (same?.length) {
       same.shift();
       unchanged++;

@@ -69,3 +69,32 @@ Deno.test("compareDiagnostics() compares across lines and code points", () => {
   );
   assert.deepEqual(diff, { added: [], removed: [], unchanged: 1 });
 });
+
+Deno.test("compareDiagnostics() after a rename: an error that names only the new name is the one from before", () => {
+  // TS2554 on `greet()` before renaming greet to salute is the same error on `salute()` after.
+  const before = "function greet(n: string) {}\ngreet();\n";
+  const after = "function salute(n: string) {}\nsalute();\n";
+  const was = error(2, 1, 6, "Expected 1 arguments, but got 0.");
+  const now = error(2, 1, 7, "Expected 1 arguments, but got 0.");
+  const renamed = { from: "greet", to: "salute" };
+  const kept = compareDiagnostics(
+    { text: before, diagnostics: [was] },
+    { text: after, diagnostics: [now] },
+    renamed,
+  );
+  assert.deepEqual(kept, { added: [], removed: [], unchanged: 1 });
+  // Without the rename said, it reads as one added and one cleared; and an error the rename
+  // brings (the new name taken) is added all the same.
+  const unsaid = compareDiagnostics({ text: before, diagnostics: [was] }, {
+    text: after,
+    diagnostics: [now],
+  });
+  assert.equal(unsaid.added.length, 1);
+  const clash = error(1, 10, 16, "Duplicate function implementation 'salute'.");
+  const brought = compareDiagnostics(
+    { text: before, diagnostics: [was] },
+    { text: after, diagnostics: [now, clash] },
+    renamed,
+  );
+  assert.deepEqual(brought.added, [clash]);
+});
