@@ -97,10 +97,19 @@ export const clangdAdapter: Adapter = {
     }
     const flags = await compileFlags(root);
     const sources = await sourcesUnder(root);
-    const compilationDatabaseChanges = Object.fromEntries(sources.files.map((file) => [
+    const entry = (file: string, extra: string[] = []) => [
       file,
-      { workingDirectory: root, compilationCommand: ["clang", ...flags, file] },
-    ]));
+      { workingDirectory: root, compilationCommand: ["clang", ...flags, ...extra, file] },
+    ];
+    // Sources first: the coverage hook takes the first command's flags for sources made later.
+    // In a C project a header gets C's command too: without one clangd reads a `.h` as C++, and
+    // a question asked from it named C++ symbols, matching none of the C sources' (references
+    // from a.h missed b.c's call, and spoiled the next answers).
+    const cOnly = sources.files.every((file) => extname(file).toLowerCase() === ".c");
+    const compilationDatabaseChanges = Object.fromEntries([
+      ...sources.files.map((file) => entry(file)),
+      ...(cOnly ? sources.headers.map((file) => entry(file, ["-x", "c-header"])) : []),
+    ]);
     return {
       command,
       installDir,
@@ -135,14 +144,17 @@ async function compileFlags(root: string): Promise<string[]> {
 }
 
 /**
- * The C-family source files under `root`, at most MAX_SOURCES. Symlinks are not followed (a
+ * The C-family source files under `root`, at most MAX_SOURCES, and the `.h` headers. Symlinks are not followed (a
  * repository cannot point the walk outside itself); hidden and build folders are skipped.
  */
-async function sourcesUnder(root: string): Promise<{ files: string[]; capped: boolean }> {
+async function sourcesUnder(
+  root: string,
+): Promise<{ files: string[]; headers: string[]; capped: boolean }> {
   const files: string[] = [];
+  const headers: string[] = [];
   const pending = [root];
   for (let seen = 0; pending.length > 0; seen++) {
-    if (seen === MAX_FOLDERS) return { files, capped: true };
+    if (seen === MAX_FOLDERS) return { files, headers, capped: true };
     const dir = pending.shift()!;
     let entries: Deno.DirEntry[];
     try {
@@ -156,10 +168,12 @@ async function sourcesUnder(root: string): Promise<{ files: string[]; capped: bo
       if (entry.isDirectory) {
         if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(path);
       } else if (entry.isFile && SOURCES.has(extname(entry.name).toLowerCase())) {
-        if (files.length === MAX_SOURCES) return { files, capped: true };
+        if (files.length === MAX_SOURCES) return { files, headers, capped: true };
         files.push(path);
+      } else if (entry.isFile && entry.name.endsWith(".h") && headers.length < MAX_SOURCES) {
+        headers.push(path);
       }
     }
   }
-  return { files, capped: false };
+  return { files, headers, capped: false };
 }

@@ -186,3 +186,22 @@ Deno.test("clangd without compile_commands.json: a source created after it start
     await session.close();
   }
 });
+
+Deno.test("clangd without compile_commands.json, a C project asked from its header first: every use, and the next answers too", async () => {
+  // Without a command, clangd read lib.h as C++: references from it found the declaration only,
+  // and the C symbols' answers that followed missed the header (a helper's find).
+  const files = { "lib.h": LIB_H, "a.c": A_C, "b.c": B_C, "Makefile": "all:\n" };
+  await using ws = await workspace(files);
+  const spots = helperSpots(files);
+  const all = [spots.declaration, spots.definition, spots.inA, spots.inB];
+  const session = await openSession(ws.root);
+  try {
+    const fromHeader = { file: "lib.h", line: spots.declaration.line, symbol: "helper" };
+    const first = await referencesAt(session, 1, fromHeader, all);
+    assert.equal(first.details.partial, false, first.text);
+    const fromSource = { file: "a.c", line: spots.definition.line, symbol: "helper" };
+    await referencesAt(session, 2, fromSource, all);
+  } finally {
+    await session.close();
+  }
+});
