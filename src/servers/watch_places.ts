@@ -1,6 +1,7 @@
 // Where a workspace watcher runs and where its barrier lives (watcher.ts): whether a tree is small
 // enough to watch on the main thread, the Worker that watches a larger one where lspgate's watcher
-// process cannot start, and the private folder and tick file a flush's barrier is written in.
+// process cannot start (and the links out of the root that keep it from watching), and the private
+// folder and tick file a flush's barrier is written in.
 import { join } from "node:path";
 import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
@@ -113,4 +114,33 @@ function isPrivateFolder(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The first symlink under `root` to a folder outside it (links are not followed), or undefined.
+ * Deno.watchFs follows such a link and watches (and lists) what it leads to: where lspgate's own
+ * watcher process cannot run, a tree holding one is not watched with it at all.
+ */
+export async function linkOutOfRoot(root: string): Promise<string | undefined> {
+  const prefix = root.endsWith("/") ? root : root + "/";
+  const stack = [root];
+  while (stack.length) {
+    const folder = stack.pop()!;
+    try {
+      for await (const entry of Deno.readDir(folder)) {
+        const path = `${folder}/${entry.name}`;
+        if (entry.isDirectory) stack.push(path);
+        if (!entry.isSymlink) continue;
+        try {
+          const target = await Deno.realPath(path);
+          if (!target.startsWith(prefix) && (await Deno.stat(path)).isDirectory) return path;
+        } catch {
+          // Dangling, or a loop: nothing a watch could follow.
+        }
+      }
+    } catch {
+      // Unreadable: its watch fails the same way.
+    }
+  }
+  return undefined;
 }

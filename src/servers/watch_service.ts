@@ -6,7 +6,7 @@
 // it too, and closing such a watcher blocks the thread that closes it. A Worker is a thread
 // lspgate can abandon (terminate); on the main thread the watcher is abandoned instead of closed
 // (never closed: the process ends it), which only a process that exits with its session may do.
-import { isWatched, linkOutOfRoot } from "./watched.ts";
+import { isWatched } from "./watched.ts";
 import type { FileChange, FromWatcher, ToWatcher, WatchEventSource } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
@@ -30,7 +30,6 @@ export interface WatchService {
 export function watchService(
   post: (message: FromWatcher) => void,
   process?: WatchEventSource,
-  { guardLinks = false }: { guardLinks?: boolean } = {},
 ): WatchService {
   let pending = new Map<string, FileChange["type"]>();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -99,16 +98,6 @@ export function watchService(
       return;
     }
     let watcher: Deno.FsWatcher;
-    // Deno.watchFs follows links: one to `/` would have it list and watch the whole disk.
-    const out = guardLinks ? await linkOutOfRoot(root) : undefined;
-    if (out !== undefined) {
-      say({
-        type: "failed",
-        message: `${out} is a link to a folder outside the root, which Deno's watcher would ` +
-          "follow, and lspgate's own watcher process could not start here",
-      });
-      return;
-    }
     try {
       watcher = Deno.watchFs(barrier ? [root, barrier] : [root], { recursive: true });
     } catch (error) {

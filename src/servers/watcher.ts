@@ -1,6 +1,13 @@
 import { join } from "node:path";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
-import { barrierFolder, openTick, smallTree, startWorker, TICK_ID } from "./watch_places.ts";
+import {
+  barrierFolder,
+  linkOutOfRoot,
+  openTick,
+  smallTree,
+  startWorker,
+  TICK_ID,
+} from "./watch_places.ts";
 export { IN_THREAD_MAX } from "./watch_places.ts";
 export type { FileChange } from "./watch_protocol.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
@@ -208,11 +215,23 @@ export function watchWorkspace(
     } catch {
       // It could not start: the Worker watches instead.
     }
+    // Deno.watchFs follows links: one to `/` would have the Worker list and watch the whole disk.
+    const out = started ? undefined : await linkOutOfRoot(root);
     if (state === "stopped") return started?.stop();
     if (started) {
       watcherProcess = started;
       begin(() => service = watchService(onMessage, started));
-    } else begin(() => worker = startWorker(root, barrier, onMessage));
+      return;
+    }
+    if (out !== undefined) {
+      onMessage({
+        type: "failed",
+        message: `${out} is a link to a folder outside the root, which Deno's watcher would ` +
+          "follow, and lspgate's own watcher process could not start here",
+      });
+      return;
+    }
+    begin(() => worker = startWorker(root, barrier, onMessage));
   }
 
   function post(message: ToWatcher) {

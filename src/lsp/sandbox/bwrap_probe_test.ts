@@ -10,10 +10,11 @@ Deno.test("bwrap's probe: a failed bwrap whose leftover process holds stderr ope
   try {
     const marker = join(dir, "leftover.pid");
     const fake = join(dir, "bwrap");
-    // The leftover keeps the fake's stderr (fd 2) open and records its pid.
+    // The leftover keeps the fake's stderr (fd 2) open; the fake records its pid before it exits
+    // (the leftover writing it itself could be ended first on a loaded machine).
     await Deno.writeTextFile(
       fake,
-      `#!/bin/sh\nsh -c 'echo $$ > ${marker}; exec sleep 600' &\n` +
+      `#!/bin/sh\nsleep 600 &\necho $! > ${marker}\n` +
         `echo "bwrap: Can't mount proc on /newroot/proc: Operation not permitted" >&2\nexit 1\n`,
     );
     await Deno.chmod(fake, 0o755);
