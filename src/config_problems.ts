@@ -10,6 +10,7 @@ import {
 } from "jsonc-parser";
 import type { z } from "zod";
 import { LspGateError } from "./errors.ts";
+import { depthPast } from "./jsonc.ts";
 import type { ServerConfig } from "./config_schema.ts";
 
 /** One thing wrong with a config: where (a key path), and what. */
@@ -82,6 +83,17 @@ function editDistance(a: string, b: string): number {
 
 /** Parses JSONC (comments, trailing commas); a syntax error is INVALID_INPUT at `file:line:column`. */
 export function parseJsonc(text: string, file: string): { tree: Node | undefined; json: unknown } {
+  // The parser, and every reading of the tree after it, recurse once a level: a repository's
+  // config 5,000 levels deep overflowed the stack, and lspgate exited before serving anything.
+  const deep = depthPast(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    const { line, column } = lineColumn(text, deep);
+    throw new LspGateError(
+      "INVALID_INPUT",
+      `config ${file}:${line}:${column}: nested deeper than ${MAX_DEPTH} levels`,
+      { file, line },
+    );
+  }
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true });
   if (errors.length) {
@@ -95,6 +107,9 @@ export function parseJsonc(text: string, file: string): { tree: Node | undefined
   }
   return { tree, json: tree ? getNodeValue(tree) : undefined };
 }
+
+/** The deepest nesting a config may have; real ones stay under ten. */
+const MAX_DEPTH = 64;
 
 /** The INVALID_INPUT error listing every problem as `file:line: key: message`, by line. */
 export function configError(

@@ -31,5 +31,30 @@ export async function parseJsonc(text: string): Promise<unknown> {
   } catch {
     // Comments, trailing commas or a syntax error: the library's lenient reading.
   }
+  // It recurses once a level: a repository's file thousands of levels deep would overflow the
+  // stack. No config is that deep; such a text reads as nothing.
+  if (depthPast(text, 1_000) !== undefined) return undefined;
   return (await jsonc()).parse(text, [], { allowTrailingComma: true });
+}
+
+/**
+ * Where JSONC `text` first opens its `limit + 1`th level of `{` or `[` (strings and comments
+ * skipped), or undefined when it never does.
+ */
+export function depthPast(text: string, limit: number): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+    } else if (c === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === "{" || c === "[") {
+      if (++depth > limit) return i;
+    } else if (c === "}" || c === "]") depth--;
+  }
+  return undefined;
 }

@@ -269,22 +269,36 @@ Deno.test("lspgate starts over a workspace whose .lspgate.jsonc it refuses, as a
   await ws.write(".lspgate.jsonc", `{"servers": {"bash": {"command": ["./evil.sh"]}}}`);
   try {
     for (const role of ["subagent", "main"]) {
-      const program = new Program(["--root", ws.root, "--role", role, "--no-servers"]);
-      try {
-        await program.send({ id: 1, action: "status" });
-        const [status] = await program.read(1);
-        assert.equal(status.ok, true, JSON.stringify(status));
-        const notices = (status.details as { notices: string[] }).notices;
-        assert.match(notices[0], /^\.lspgate\.jsonc ignored: config .*servers\.bash\.command/);
-        const { code, stderr } = await program.finish();
-        assert.equal(code, 0);
-        assert.ok(stderr.includes(`lspgate: ${notices[0]}`), stderr);
-      } catch (error) {
-        await program.kill();
-        throw error;
-      }
+      await startsRefusing(ws, role, /^\.lspgate\.jsonc ignored: config .*servers\.bash\.command/);
     }
+    // 6,000 levels deep, with a comment (the lenient parser's path): it overflowed the stack, and
+    // lspgate exited INTERNAL before serving anything, whatever the role.
+    const deep = "[".repeat(6_000) + "1" + "]".repeat(6_000);
+    await ws.write(".lspgate.jsonc", `// deep\n{"servers": {"bash": {"settings": ${deep}}}}`);
+    await startsRefusing(
+      ws,
+      "subagent",
+      /^\.lspgate\.jsonc ignored: config .*:2:\d+: nested deeper than 64 levels$/,
+    );
   } finally {
     await ws.remove();
   }
 });
+
+/** lspgate over `ws` as `role` answers status, its notice and stderr saying the config was refused. */
+async function startsRefusing(ws: TempWorkspace, role: string, notice: RegExp) {
+  const program = new Program(["--root", ws.root, "--role", role, "--no-servers"]);
+  try {
+    await program.send({ id: 1, action: "status" });
+    const [status] = await program.read(1);
+    assert.equal(status.ok, true, JSON.stringify(status));
+    const notices = (status.details as { notices: string[] }).notices;
+    assert.match(notices[0], notice);
+    const { code, stderr } = await program.finish();
+    assert.equal(code, 0);
+    assert.ok(stderr.includes(`lspgate: ${notices[0]}`), stderr);
+  } catch (error) {
+    await program.kill();
+    throw error;
+  }
+}
