@@ -26,7 +26,8 @@ export const positionFields = {
   file: fileField,
   line: lineField.optional(),
   column: columnField.optional(),
-  symbol: z.string().min(1).optional(),
+  // A name, not a text: 40,000 characters made a regular expression too large to compile (INTERNAL).
+  symbol: z.string().min(1).max(1_000).optional(),
   query: z.string().min(1).optional(),
   timeout: timeoutField,
 };

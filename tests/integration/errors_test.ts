@@ -35,6 +35,15 @@ Deno.test("bad requests get the error code that says what is wrong", async (t) =
       }
     });
 
+    await t.step("a symbol of 40,000 characters is INVALID_INPUT, not INTERNAL", async () => {
+      // It made a regular expression too large to compile.
+      const message = await h.fails(
+        { action: "hover", file: "src/main.ts", line: 1, symbol: "a".repeat(40_000) },
+        "INVALID_INPUT",
+      );
+      assert.match(message, /symbol: Too big: expected string to have <=1000 characters/);
+    });
+
     await t.step("a missing file is FILE_NOT_FOUND", async () => {
       const message = await h.fails(
         { action: "definition", file: "src/missing.ts", line: 1, column: 1 },
