@@ -138,14 +138,23 @@ export class JsonRpcConnection {
     });
   }
 
-  /** Sends a notification; resolves once written, rejects SERVER_EXITED if the connection is closed. */
-  async sendNotification(method: string, params?: unknown): Promise<void> {
-    if (this.#closeReason !== undefined) throw this.#closedError(method);
+  /**
+   * Sends a notification; resolves once queued, in order, before anything sent after it, and
+   * rejects SERVER_EXITED if the connection is closed. Not once written: a server busy elsewhere
+   * that stops reading its stdin (pyright on a 50 MB file) left a didOpen's write, and with it the
+   * request it came before, waiting forever, before that request's own timeout had started. A
+   * write that fails closes the connection, and what follows says SERVER_EXITED.
+   */
+  sendNotification(method: string, params?: unknown): Promise<void> {
+    if (this.#closeReason !== undefined) return Promise.reject(this.#closedError(method));
+    let frame: Uint8Array;
     try {
-      await this.#write(encodeMessage({ jsonrpc: "2.0", method, params }));
+      frame = encodeMessage({ jsonrpc: "2.0", method, params });
     } catch (error) {
-      throw this.#closeReason !== undefined ? this.#closedError(method) : error;
+      return Promise.reject(error);
     }
+    this.#write(frame).catch(() => {});
+    return Promise.resolve();
   }
 
   /** Sets the handler of requests from the peer; without one they are answered MethodNotFound. */

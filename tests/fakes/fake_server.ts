@@ -29,6 +29,7 @@ export const FAKE_MODES = [
   "stderr-flood",
   "content-modified",
   "refuse-hover",
+  "stop-reading",
 ] as const;
 
 /** One of {@linkcode FAKE_MODES}. */
@@ -194,6 +195,8 @@ function main(args: string[]) {
     if (method === "initialized") {
       initialized = true;
       if (mode === "crash-always") setTimeout(() => Deno.exit(4), 100);
+      // Busy elsewhere for good: it reads nothing more, so its stdin's pipe fills.
+      if (mode === "stop-reading") Deno.kill(Deno.pid, "SIGSTOP");
     }
     if (method === "exit" && mode !== "ignore-shutdown") Deno.exit(0);
   });

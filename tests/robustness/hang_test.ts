@@ -44,6 +44,7 @@ async function open(mode: FakeMode, config: Partial<LspGateConfig> = {}, child =
       l.method === "start" ? [l.pid] : l.method === "child" ? [l.child!] : []
     );
   return {
+    root,
     session,
     ask,
     server,
@@ -94,6 +95,27 @@ Deno.test("a request that takes too long answers TIMEOUT, tells the server with 
     assert.equal(after.pid, pid);
     assert.equal(after.state, "ready");
     assert.equal((await fake.received("start")).length, 1);
+  } finally {
+    await fake.close();
+  }
+});
+
+Deno.test("a request whose file cannot be sent to a server that stopped reading answers TIMEOUT on time", async () => {
+  // The didOpen of a 1 MiB file fills the pipe of a server that reads nothing more; the request
+  // behind it waited for that write forever, its own timeout not yet started (a helper's find:
+  // pyright busy with a 50 MB file). Now its timeout runs from the start.
+  const fake = await open("stop-reading", { timeoutMs: 1000 });
+  try {
+    await Deno.writeTextFile(join(fake.root, "big.fake"), "word ".repeat(210_000) + "\n");
+    // Bounded so that the old behaviour fails the test instead of hanging the suite.
+    let bound: ReturnType<typeof setTimeout> | undefined;
+    const answer = await Promise.race([
+      fake.ask({ action: "hover", file: "big.fake", line: 1, column: 1 }),
+      new Promise<undefined>((resolve) => bound = setTimeout(() => resolve(undefined), 30_000)),
+    ]);
+    clearTimeout(bound);
+    assert.ok(answer, "the request was never answered");
+    assert.match(expectError(answer, "TIMEOUT"), /timed out after 1000 ms/);
   } finally {
     await fake.close();
   }
