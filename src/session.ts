@@ -13,6 +13,7 @@ import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
 import { budgetOf, realFolders, recoverApplies } from "./session_open.ts";
+import { checkId } from "./request_id.ts";
 import {
   describeAction,
   describeIssues,
@@ -195,6 +196,7 @@ export class Session {
       if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
         throw new LspGateError("INVALID_INPUT", "each request must be a JSON object");
       }
+      checkId((raw as { id?: unknown }).id);
       const read = readDialect(raw as Record<string, unknown>);
       reading = read.reading;
       const request = read.request;

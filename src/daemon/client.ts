@@ -1,4 +1,5 @@
 import { LspGateError } from "../errors.ts";
+import { checkId } from "../request_id.ts";
 import { LineWriter, readLines } from "../frontends/lines.ts";
 import type { Hello } from "./server.ts";
 
@@ -73,6 +74,13 @@ export class DaemonConnection {
 
   /** Sends one request; resolves with its response (the caller's id restored). */
   request(raw: unknown, progress?: (p: unknown) => void): Promise<DaemonResponse> {
+    try {
+      // Refused here as in-process: the daemon sees this connection's own ids, never the caller's.
+      checkId((raw as { id?: unknown })?.id);
+    } catch (error) {
+      const e = error as LspGateError;
+      return Promise.resolve({ id: null, ok: false, error: { code: e.code, message: e.message } });
+    }
     const callerId = (raw as { id?: unknown })?.id ?? null;
     if (this.#closed) return Promise.resolve(lost(callerId));
     const id = this.#nextId++;

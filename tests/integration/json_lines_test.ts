@@ -167,3 +167,44 @@ async function exited(pid: number): Promise<boolean> {
   }
   return false;
 }
+
+Deno.test("an id its answer could not carry back exactly is INVALID_INPUT under null, in-process and through the daemon", async () => {
+  // 9007199254740993 came back as 9007199254740992 (JSON.parse rounds past 2^53: another request's
+  // id), an object id as null with ok: true.
+  const ws = await TempWorkspace.copy("deno");
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_ids_" }));
+  await Deno.chmod(runtime, 0o700);
+  const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
+  try {
+    for (const args of [["--no-servers"], ["--daemon"]]) {
+      const program = new Program(["--root", ws.root, ...args], env);
+      try {
+        await program.send(
+          '{"id":9007199254740993,"action":"status"}',
+          { id: { a: 1 }, action: "status" },
+          { id: 9007199254740991, action: "status" },
+        );
+        const answers = await program.read(3);
+        const refused = answers.filter((a) => a.id === null);
+        assert.deepEqual(
+          refused.map((a) => (a.error as { message: string }).message).sort(),
+          [
+            "the id is an integer too large to be answered exactly; send it as a string",
+            "the id must be a string or a number",
+          ],
+          args.join(" "),
+        );
+        // The largest exact integer is an id like any other.
+        assert.ok(answers.some((a) => a.id === 9007199254740991 && a.ok === true));
+        await program.finish();
+      } catch (error) {
+        await program.kill();
+        throw error;
+      }
+    }
+  } finally {
+    await new Program(["daemon", "stop", "--root", ws.root], env).finish().catch(() => {});
+    await ws.remove();
+    await Deno.remove(runtime, { recursive: true });
+  }
+});
