@@ -41,13 +41,16 @@ export function readPayload(text: string): HookPayload | string {
   if (!isObject(payload)) return "the hook payload on stdin is not a JSON object";
   const input = isObject(payload.tool_input) ? payload.tool_input : {};
   const output = isObject(payload.tool_response) ? payload.tool_response : {};
-  const found = [
-    input.file_path,
-    input.filePath,
-    input.path,
-    output.filePath,
-    payload.file_path,
-  ].filter((p): p is string => typeof p === "string" && p !== "");
+  const named = {
+    "tool_input.file_path": input.file_path,
+    "tool_input.filePath": input.filePath,
+    "tool_input.path": input.path,
+    "tool_response.filePath": output.filePath,
+    file_path: payload.file_path,
+  };
+  const odd = Object.entries(named).find(([, p]) => p != null && typeof p !== "string");
+  if (odd) return `the hook payload's ${odd[0]} is not a string (a path)`;
+  const found = Object.values(named).filter((p): p is string => typeof p === "string" && p !== "");
   const cwd = typeof payload.cwd === "string" ? payload.cwd : undefined;
   const original = output.originalFile;
   const replaced = typeof input.old_string === "string" && typeof input.new_string === "string";

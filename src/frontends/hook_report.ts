@@ -115,7 +115,12 @@ function bounded(lines: string[]): string {
 
 /** `text` on one line (whitespace runs folded to one space), cut to `max` characters. */
 export function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
+  // Other control characters (a NUL in a crafted path) are shown escaped, never written raw.
+  const line = text.replace(/\s+/g, " ").trim().replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -9,6 +9,7 @@ import {
   type RunResult,
 } from "../../tests/fixtures/frontends/workspace.ts";
 import { type HookFileResult, hookReport, parsePayload, runHook } from "./hook.ts";
+import { oneLine } from "./hook_report.ts";
 
 const BROKEN = 'export const count: number = "three";\n';
 const FIXED = "export const count: number = 3;\n";
@@ -38,6 +39,20 @@ Deno.test("parsePayload() takes the edited file from the hook payloads agents se
   assert.match(parsePayload("not json") as string, /stdin is not JSON/);
   assert.match(parsePayload("[1]") as string, /not a JSON object/);
   assert.match(parsePayload(" \n") as string, /^no hook payload on stdin/);
+  // A path that is not a string is a bad payload, said in one line (it was a silent clean run);
+  // no path at all is a clean run (a Bash call).
+  assert.equal(
+    parsePayload('{"tool_input": {"file_path": ["a.ts"]}}'),
+    "the hook payload's tool_input.file_path is not a string (a path)",
+  );
+  assert.deepEqual(parsePayload('{"tool_input": null}'), []);
+});
+
+Deno.test("oneLine() shows a control character escaped, never raw: a crafted path's NUL", () => {
+  assert.equal(
+    oneLine("could not check a\u0000b.py\u001b[31m", 100),
+    "could not check a\\u0000b.py\\u001b[31m",
+  );
 });
 
 const FAKE_SERVER = fileURLToPath(new URL("../../tests/fakes/fake_server.ts", import.meta.url));
