@@ -1,6 +1,7 @@
 // The servers' views of files kept equal to the disk: a file synced before each query (skipped
 // when its recorded state still holds), open files other tools changed read again, and the disk
 // state marked stale when the watcher reports a change.
+import { LspGateError } from "../errors.ts";
 import { toFileUrl } from "./uri.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import { languageIdOf, type Pick } from "./pick.ts";
@@ -10,6 +11,9 @@ import { isWatched } from "./watched.ts";
 import type { ManagerOptions, ServerEntry } from "./manager_types.ts";
 
 const MAX_OPENED_ON_CHANGE = 16;
+
+/** The largest file handed to a server: above sqlite3.c's 9 MB, below what stalls lspgate long. */
+export const MAX_SERVED_BYTES = 16 * 2 ** 20;
 
 /** Syncs files from the disk into servers, and knows when a recorded disk state still holds. */
 export class DiskSync {
@@ -32,6 +36,16 @@ export class DiskSync {
     // (never an open: a FIFO cannot block it) in the thread, not a hop to Deno's blocking pool:
     // a few microseconds where the hop costs tens, on every query.
     const stat = Deno.statSync(file);
+    if (stat.size > MAX_SERVED_BYTES) {
+      // Read, encoded and written on this thread: a 50 MB one-line file held every other request
+      // (and the reading of the next lines) back for seconds, and pyright took 2.4 GB over it.
+      throw new LspGateError(
+        "INVALID_INPUT",
+        `the file is ${(stat.size / 2 ** 20).toFixed(1)} MiB; lspgate hands a language server ` +
+          `files of at most ${MAX_SERVED_BYTES / 2 ** 20} MiB (generated code or data?)`,
+        { size: stat.size, max: MAX_SERVED_BYTES },
+      );
+    }
     const mtime = stat.mtime?.getTime() ?? 0;
     const current = entry.state.kind === "running" && entry.state.client === client;
     const known = entry.disk.get(uri);

@@ -121,6 +121,27 @@ Deno.test("a request whose file cannot be sent to a server that stopped reading 
   }
 });
 
+Deno.test("a file past 16 MiB is not handed to the server: INVALID_INPUT, and the server serves on", async () => {
+  // A 50 MB one-line file held every request behind it back for seconds (a helper's find).
+  const fake = await open("normal");
+  try {
+    await Deno.writeTextFile(join(fake.root, "huge.fake"), "x".repeat(17 * 2 ** 20));
+    const message = expectError(
+      await fake.ask({ action: "hover", file: "huge.fake", line: 1, column: 1 }),
+      "INVALID_INPUT",
+    );
+    assert.equal(
+      message,
+      "the file is 17.0 MiB; lspgate hands a language server files of at most 16 MiB " +
+        "(generated code or data?)",
+    );
+    assert.equal((await fake.received("textDocument/didOpen")).length, 0);
+    expectOk(await fake.ask(hover));
+  } finally {
+    await fake.close();
+  }
+});
+
 Deno.test("a server that stops answering is killed with its process group after three timeouts in a row, and restarted", async () => {
   const fake = await open("never-answer", { timeoutMs: 200 }, true);
   try {
