@@ -292,14 +292,23 @@ async function runLspgate(
   const writer = child.stdin.getWriter();
   const lines = requests.map((r, i) => JSON.stringify({ id: i + 1, ...r })).join("\n") + "\n";
   await writer.write(new TextEncoder().encode(lines));
+  // EOF only once every answer is in: at EOF a parse still loading its grammar gets ~1 s more (by
+  // design), which a loaded machine's first grammar load can pass.
+  const stderrText = new Response(child.stderr).text();
+  let out = "";
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  while (out.split("\n").length <= requests.length) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+  }
   await writer.close();
-  const output = await child.output();
-  const stderr = new TextDecoder().decode(output.stderr);
-  assert.equal(output.code, 0, stderr);
+  for (let next = await reader.read(); !next.done; next = await reader.read()) out += next.value;
+  const { code } = await child.status;
+  const stderr = await stderrText;
+  assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /Uncaught|^\s+at /m, stderr);
-  const answers = new TextDecoder().decode(output.stdout).trim().split("\n").map((l) =>
-    JSON.parse(l) as Response
-  );
+  const answers = out.trim().split("\n").map((l) => JSON.parse(l) as Response);
   return new Map(answers.map((a) => [a.id as number, a]));
 }
 
