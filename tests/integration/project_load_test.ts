@@ -56,15 +56,21 @@ Deno.test("gopls: a module its go.mod requires but the cache lacks makes answers
   }
 });
 
-Deno.test("pyright: an import its environment lacks makes answers in that file partial with pyright's reason", async () => {
+/** A Python project whose main.py imports a package its environment lacks; util.py imports none. */
+async function brokenImportRepo() {
   const repo = await hostileRepo({
     "pyproject.toml": '[project]\nname = "ws"\nversion = "0.1.0"\n',
     "main.py": "import lspgate_no_such_package\n\nprint(lspgate_no_such_package.thing)\n",
     "util.py": "def greet() -> int:\n    return 1\n\n\nx = greet()\n",
   });
+  const main = await Deno.readTextFile(join(repo.root, "main.py"));
+  const util = await Deno.readTextFile(join(repo.root, "util.py"));
+  return { repo, main, util };
+}
+
+Deno.test("pyright: an import its environment lacks makes answers in that file partial with pyright's reason", async () => {
+  const { repo, main, util } = await brokenImportRepo();
   try {
-    const main = await Deno.readTextFile(join(repo.root, "main.py"));
-    const util = await Deno.readTextFile(join(repo.root, "util.py"));
     const { lines } = await runLspgate(repo.root, [
       { id: 1, action: "diagnostics", file: "main.py" },
       { id: 2, action: "definition", file: "main.py", ...locate(main, "thing") },
@@ -89,14 +95,8 @@ Deno.test("pyright: an import its environment lacks makes answers in that file p
 Deno.test("pyright: nothing found in a file with an import it could not resolve is partial with its reason, asked before any diagnostics", async () => {
   // pyright pulls: it says nothing of a file's imports until asked, so the first definition of a
   // name from a broken import answered "No definition found", complete.
-  const repo = await hostileRepo({
-    "pyproject.toml": '[project]\nname = "ws"\nversion = "0.1.0"\n',
-    "main.py": "import lspgate_no_such_package\n\nprint(lspgate_no_such_package.thing)\n",
-    "util.py": "def greet() -> int:\n    return 1\n\n\nx = greet()\n",
-  });
+  const { repo, main, util } = await brokenImportRepo();
   try {
-    const main = await Deno.readTextFile(join(repo.root, "main.py"));
-    const util = await Deno.readTextFile(join(repo.root, "util.py"));
     const { lines } = await runLspgate(repo.root, [
       { id: 1, action: "definition", file: "main.py", ...locate(main, "thing") },
       { id: 2, action: "hover", file: "main.py", ...locate(main, "thing") },
