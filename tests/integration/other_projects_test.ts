@@ -87,3 +87,39 @@ Deno.test("go: references of a root module's function say the nested tools modul
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("a declaration file standing in for the code asked about (.pyi, .d.ts for JavaScript) makes references partial, naming it", async () => {
+  // Imports resolve to the stub's declaration, a symbol of its own: from the implementation, the
+  // uses made through the package were missed, complete (attrs' Factory: 26 of 53).
+  const repo = await hostileRepo({
+    "pyproject.toml": '[project]\nname = "pkg"\nversion = "1.0"\n',
+    "src/pkg/_impl.py": "class Factory:\n    pass\n\n\ndef make():\n    return Factory()\n",
+    "src/pkg/__init__.py": 'from ._impl import Factory, make\n\n__all__ = ["Factory", "make"]\n',
+    "src/pkg/__init__.pyi": "class Factory: ...\n\ndef make() -> Factory: ...\n",
+    "tests/test_pkg.py": "from pkg import Factory\n\n\ndef test():\n    assert Factory()\n",
+    "package.json": JSON.stringify({ name: "shadow", type: "module" }),
+    "lib/helper.js": "export function helper(n) {\n  return n + 1;\n}\n",
+    "lib/helper.d.ts": "export declare function helper(n: number): number;\n",
+    "src/a.js": 'import { helper } from "../lib/helper.js";\nexport const a = () => helper(1);\n',
+    "lib/other.js": "export function alone() {\n  return 2;\n}\n",
+  });
+  try {
+    const impl = await Deno.readTextFile(join(repo.root, "src/pkg/_impl.py"));
+    const helper = await Deno.readTextFile(join(repo.root, "lib/helper.js"));
+    const other = await Deno.readTextFile(join(repo.root, "lib/other.js"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "src/pkg/_impl.py", ...locate(impl, "Factory") },
+      { id: 2, action: "references", file: "lib/helper.js", ...locate(helper, "helper") },
+      { id: 3, action: "references", file: "lib/other.js", ...locate(other, "alone") },
+    ]) as unknown as { lines: Line[] };
+    const said = (name: string, stub: string) =>
+      `\`${name}\` is also declared in ${stub} (declaration files): uses that resolve to a ` +
+      "declaration there are not found from here; ask at it too";
+    assert.equal(lines[0].details?.partialReason, said("Factory", "src/pkg/__init__.pyi"));
+    assert.equal(lines[1].details?.partialReason, said("helper", "lib/helper.d.ts"));
+    // A name no declaration file holds: complete.
+    assert.equal(lines[2].details?.partial, false, lines[2].content?.[0].text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
