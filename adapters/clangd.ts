@@ -105,7 +105,9 @@ export const clangdAdapter: Adapter = {
     // In a C project a header gets C's command too: without one clangd reads a `.h` as C++, and
     // a question asked from it named C++ symbols, matching none of the C sources' (references
     // from a.h missed b.c's call, and spoiled the next answers).
-    const cOnly = sources.files.every((file) => extname(file).toLowerCase() === ".c");
+    // (With no source at all, a header-only library: C++ as often as not, so clangd's default.)
+    const cOnly = sources.files.length > 0 &&
+      sources.files.every((file) => extname(file).toLowerCase() === ".c");
     const compilationDatabaseChanges = Object.fromEntries([
       ...sources.files.map((file) => entry(file)),
       ...(cOnly ? sources.headers.map((file) => entry(file, ["-x", "c-header"])) : []),

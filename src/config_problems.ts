@@ -95,7 +95,16 @@ export function parseJsonc(text: string, file: string): { tree: Node | undefined
     );
   }
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: true });
+  let tree: Node | undefined;
+  let json: unknown;
+  try {
+    tree = parseTree(text, errors, { allowTrailingComma: true });
+    json = tree ? getNodeValue(tree) : undefined;
+  } catch (error) {
+    // A nest the count above missed: refused like any bad config, never a crash.
+    if (!(error instanceof RangeError)) throw error;
+    throw new LspGateError("INVALID_INPUT", `config ${file}: nested too deeply to read`, { file });
+  }
   if (errors.length) {
     const first = errors[0];
     const { line, column } = lineColumn(text, first.offset);
@@ -105,7 +114,7 @@ export function parseJsonc(text: string, file: string): { tree: Node | undefined
       { file, line },
     );
   }
-  return { tree, json: tree ? getNodeValue(tree) : undefined };
+  return { tree, json };
 }
 
 /** The deepest nesting a config may have; real ones stay under ten. */

@@ -34,7 +34,13 @@ export async function parseJsonc(text: string): Promise<unknown> {
   // It recurses once a level: a repository's file thousands of levels deep would overflow the
   // stack. No config is that deep; such a text reads as nothing.
   if (depthPast(text, 1_000) !== undefined) return undefined;
-  return (await jsonc()).parse(text, [], { allowTrailingComma: true });
+  try {
+    return (await jsonc()).parse(text, [], { allowTrailingComma: true });
+  } catch (error) {
+    // A nest the count above missed (a line break it does not know): nothing, never a crash.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -48,7 +54,9 @@ export function depthPast(text: string, limit: number): number | undefined {
     if (c === '"') {
       for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
     } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
+      // jsonc-parser ends a line comment at \r as at \n: so must this, or a `// x\r` hides a
+      // deep nest from it.
+      while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++;
     } else if (c === "/" && text[i + 1] === "*") {
       const end = text.indexOf("*/", i + 2);
       i = end < 0 ? text.length : end + 1;

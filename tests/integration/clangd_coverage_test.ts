@@ -205,3 +205,19 @@ Deno.test("clangd without compile_commands.json, a C project asked from its head
     await session.close();
   }
 });
+
+Deno.test("clangd without compile_commands.json, a header-only C++ library: its headers stay C++", async () => {
+  // With no source at all every .h was given C's command (a reviewer's find): `namespace` an error.
+  const header = "#pragma once\nnamespace lib {\nclass Vec {\n public:\n  int size() const " +
+    "{ return n; }\n\n private:\n  int n = 0;\n};\n}  // namespace lib\n";
+  await using ws = await workspace({ "include/lib/vec.h": header, "Makefile": "all:\n" });
+  const session = await openSession(ws.root);
+  try {
+    const answer = answered(
+      await session.handle({ id: 1, action: "diagnostics", file: "include/lib/vec.h" }),
+    );
+    assert.equal(answer.details.total, 0, answer.text);
+  } finally {
+    await session.close();
+  }
+});
