@@ -108,6 +108,15 @@ export class DaemonConnection {
       this.#pending.set(id, { resolve, callerId: null });
       this.#writer.write(JSON.stringify({ id, daemon: verb }));
     });
+    if (line.ok === false) {
+      // Refused (a sub-agent's stop): said, not taken for a status. The daemon stays up, so a stop
+      // that waited for it to close its side waited forever.
+      const error = (line.error ?? {}) as { code?: string; message?: string };
+      throw new LspGateError(
+        error.code === "ACTION_NOT_ALLOWED" ? "ACTION_NOT_ALLOWED" : "SERVER_EXITED",
+        error.message ?? `the daemon did not ${verb}`,
+      );
+    }
     return (line.daemon ?? {}) as Record<string, unknown>;
   }
 

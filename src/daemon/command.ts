@@ -44,12 +44,15 @@ export async function runDaemonCommand(flags: DaemonFlags, args: string[]): Prom
         console.log(JSON.stringify({ running: false, socket: socketPath }));
         return verb === "status" ? 3 : 0;
       }
-      const status = await connection.control(verb);
-      // After `stop` the daemon closes its side once it has stopped.
-      if (verb === "stop") await connection.closed().catch(() => {});
-      connection.close();
-      console.log(JSON.stringify({ running: verb === "status", ...status }));
-      return 0;
+      try {
+        const status = await connection.control(verb);
+        // After `stop` the daemon closes its side once it has stopped.
+        if (verb === "stop") await connection.closed().catch(() => {});
+        console.log(JSON.stringify({ running: verb === "status", ...status }));
+        return 0;
+      } finally {
+        connection.close();
+      }
     }
     default:
       console.error("lspgate: usage: lspgate daemon start|stop|status [flags]");

@@ -293,6 +293,13 @@ Deno.test("one daemon, two roles: the sub-agent's apply is refused while the mai
     assert.equal(applied.ok, true, JSON.stringify(applied));
     assert.match(await ws.read("src/main.ts"), /import \{ salute \} from "\.\/greet\.ts";/);
     main.close();
+
+    // A sub-agent's `daemon stop` is refused, and says so: it waited for good for a daemon that
+    // never closed (a reviewer's find).
+    const stop = await run(["--role", "subagent", "daemon", "stop"]);
+    assert.equal(stop.code, 1, stop.stderr);
+    assert.match(stop.stderr, /ACTION_NOT_ALLOWED: only a main connection stops the daemon/);
+    assert.equal(JSON.parse((await run(["daemon", "status"])).stdout).running, true);
   } finally {
     await cleanup();
   }
