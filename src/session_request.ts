@@ -32,8 +32,8 @@ export function isCancel(raw: unknown): boolean {
 export function requestId(raw: unknown): RequestId {
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     const id = (raw as { id?: unknown }).id;
-    // An integer JSON.parse rounded is not the id sent: its refusal goes out under null.
-    if (typeof id === "number" && Number.isInteger(id) && !Number.isSafeInteger(id)) return null;
+    // A number JSON.parse may have rounded is not the id sent: its refusal goes out under null.
+    if (typeof id === "number" && !Number.isSafeInteger(id)) return null;
     if (typeof id === "string" || typeof id === "number") return id;
   }
   return null;

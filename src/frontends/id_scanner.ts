@@ -104,7 +104,8 @@ export class IdScanner {
     if (this.#valueTooLong) return;
     try {
       const id = JSON.parse(raw);
-      if (typeof id === "string" || typeof id === "number") this.id = id;
+      // A number is kept only where its answer carries it back as written (not 2^53 + 1, 1e0).
+      if (typeof id === "string" || (Number.isSafeInteger(id) && String(id) === raw)) this.id = id;
     } catch {
       // Not an id lspgate can echo.
     }

@@ -55,5 +55,9 @@ Deno.test("IdScanner reads ids as JSON.parse does: the last top-level id wins, e
   assert.equal(scan(`{"id":1,"a":2,"id":${long}}`), undefined);
   assert.equal(scan(`{"id":${long},"a":2,"id":3}`), 3);
   assert.equal(scan('{"idx":1,"a":2}'), undefined);
+  // A number its answer would not carry back as written is no id to answer under.
+  assert.equal(scan('{"id":9007199254740993,"a":1}'), undefined);
+  assert.equal(scan('{"id":1e0,"a":1}'), undefined);
+  assert.equal(scan('{"id":-7,"a":1}'), -7);
   assert.equal(scan('{"i\\"d":1}'), undefined);
 });

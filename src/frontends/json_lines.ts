@@ -1,5 +1,6 @@
 import { type Gate, handleWithProgress } from "./gate.ts";
 import { type ByteSink, type ByteSource, LineWriter, readLines } from "./lines.ts";
+import { idWrittenExactly } from "../request_id.ts";
 
 /**
  * The primary interface: one JSON request per input line, one JSON response per output line,
@@ -41,6 +42,17 @@ export async function serveJsonLines(
     }
     // With "progress": true, progress lines ({"id", "progress"}) come before the answer.
     const id = (request as { id?: unknown })?.id ?? null;
+    if (typeof id === "number" && Number.isSafeInteger(id) && !idWrittenExactly(line, id)) {
+      await answer({
+        id: null,
+        ok: false,
+        error: {
+          code: "INVALID_INPUT",
+          message: `the id is not written as the integer ${id} it reads as; send it as a string`,
+        },
+      });
+      continue;
+    }
     const task = handleWithProgress(session, request, (progress) => answer({ id, progress }))
       .then(answer);
     pending.add(task);

@@ -183,15 +183,22 @@ Deno.test("an id its answer could not carry back exactly is INVALID_INPUT under 
           '{"id":9007199254740993,"action":"status"}',
           { id: { a: 1 }, action: "status" },
           { id: 9007199254740991, action: "status" },
+          // Read as Infinity (answered under null, ok) and as 1 (another request's id).
+          '{"id":1e400,"action":"status"}',
+          '{"id":1.0000000000000001,"action":"status"}',
         );
-        const answers = await program.read(3);
+        const answers = await program.read(5);
         const refused = answers.filter((a) => a.id === null);
+        const tooLarge = "a numeric id must be an integer of at most 2^53 to be answered " +
+          "exactly; send it as a string";
         assert.deepEqual(
           refused.map((a) => (a.error as { message: string }).message).sort(),
           [
-            "the id is an integer too large to be answered exactly; send it as a string",
+            tooLarge,
+            tooLarge,
+            "the id is not written as the integer 1 it reads as; send it as a string",
             "the id must be a string or a number",
-          ],
+          ].sort(),
           args.join(" "),
         );
         // The largest exact integer is an id like any other.
