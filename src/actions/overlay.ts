@@ -199,10 +199,9 @@ export function compareDiagnostics(
   }
   const added: DiagnosticView[] = [];
   let unchanged = 0;
-  const back = renamed && renamed.from !== renamed.to ? nameAsWord(renamed.to, "g") : undefined;
-  const asBefore = (key: string) => back ? key.replace(back, renamed!.from) : key;
+  const back = renamed && renamed.from !== renamed.to ? renamedBack(renamed) : undefined;
   for (const d of after.diagnostics) {
-    const same = waiting.get(asBefore(identity(d, afterLines)));
+    const same = waiting.get(identity(d, afterLines, back));
     if (same?.length) {
       same.shift();
       unchanged++;
@@ -213,8 +212,34 @@ export function compareDiagnostics(
   return { added, removed, unchanged };
 }
 
-function identity(d: DiagnosticView, lines: TextLines): string {
-  return JSON.stringify([d.severity, d.source ?? "", d.code ?? "", d.message, covered(d, lines)]);
+function identity(
+  d: DiagnosticView,
+  lines: TextLines,
+  back?: { covered(text: string): string; message(text: string): string },
+): string {
+  const text = covered(d, lines);
+  return JSON.stringify([
+    d.severity,
+    d.source ?? "",
+    d.code ?? "",
+    back ? back.message(d.message) : d.message,
+    back ? back.covered(text) : text,
+  ]);
+}
+
+/**
+ * A rename undone in what a diagnostic says: the new name as a word of the code it covers, and in
+ * its message only where quoted as a name (`'salute'`), since a message's own words may be the new
+ * name too (renaming `kind` to `type`: "… does not exist on type '{ a: number; }'").
+ */
+function renamedBack({ from, to }: Renamed) {
+  const word = nameAsWord(to, "g");
+  const escaped = to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const quoted = new RegExp(`(['"\`])${escaped}\\1`, "g");
+  return {
+    covered: (text: string) => text.replace(word, from),
+    message: (text: string) => text.replace(quoted, (_, q: string) => `${q}${from}${q}`),
+  };
 }
 
 /** The text a diagnostic's range covers (at most 200 characters). */

@@ -98,3 +98,26 @@ Deno.test("compareDiagnostics() after a rename: an error that names only the new
   );
   assert.deepEqual(brought.added, [clash]);
 });
+
+Deno.test("compareDiagnostics() after a rename to a common word: the message's own words stay as they are", () => {
+  // Renaming kind to type: "… on type '{ a: number; }'" read as "… on kind …" counted the error
+  // the code had as added and cleared (a reviewer's find). Only a quoted name is read back.
+  const message = "Property 'b' does not exist on type '{ a: number; }'.";
+  const before = "const kind = { a: 1 };\nkind.b;\n";
+  const after = "const type = { a: 1 };\ntype.b;\n";
+  const diff = compareDiagnostics(
+    { text: before, diagnostics: [error(2, 6, 7, message)] },
+    { text: after, diagnostics: [error(2, 6, 7, message)] },
+    { from: "kind", to: "type" },
+  );
+  assert.deepEqual(diff, { added: [], removed: [], unchanged: 1 });
+  // A quoted name in the message is the renamed one.
+  const unused = (name: string) =>
+    error(1, 7, 7 + name.length, `'${name}' is declared but never used.`);
+  const renamed = compareDiagnostics(
+    { text: before, diagnostics: [unused("kind")] },
+    { text: after, diagnostics: [unused("type")] },
+    { from: "kind", to: "type" },
+  );
+  assert.deepEqual(renamed, { added: [], removed: [], unchanged: 1 });
+});
