@@ -7,13 +7,12 @@ import { COVERAGE_HOOKS, type CoverageAnswer } from "../../adapters/coverage.ts"
 import { LspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "../servers/adapter.ts";
-import { fromFileUrl, toFileUrl } from "../servers/uri.ts";
+import { toFileUrl } from "../servers/uri.ts";
 import type { QueryDocument } from "./document.ts";
 import { TextCache } from "./text_cache.ts";
 import type { ActionContext } from "./types.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
-import { otherProjectsHolding } from "./other_projects.ts";
-import { stubsHolding } from "./stub_declarations.ts";
+import { beyondProject } from "./beyond_project.ts";
 
 export type { CoverageAnswer };
 
@@ -81,16 +80,9 @@ export async function projectCoverage(
   if (!answer.partial && !truncated && name) {
     // The project's own files are covered: what of the workspace's other projects, and of the
     // declaration files that stand in for the code asked about?
-    const other = await untilCancelled(
-      context.signal,
-      otherProjectsHolding(context, { adapter, root, name }, readText),
-    );
-    if (other.partial) return other;
-    const asked = fromFileUrl(uri);
-    if (!asked) return other;
     return await untilCancelled(
       context.signal,
-      stubsHolding(context, { adapter, root, name, asked }, readText),
+      beyondProject(context, { adapter, root, client, uri, name }, readText),
     );
   }
   if (answer.partial || !truncated) return answer;

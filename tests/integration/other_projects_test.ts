@@ -25,11 +25,13 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
     "packages/core/package.json": JSON.stringify({ name: "@demo/core", main: "src/index.ts" }),
     "packages/core/tsconfig.json": TSCONFIG,
     "packages/core/src/index.ts": "export function greet(name: string): string {\n" +
-      "  return `hello ${name}`;\n}\n\nexport const loud = (n: string) => greet(n).toUpperCase();\n",
+      "  return `hello ${name}`;\n}\n\nexport const loud = (n: string) => greet(n).toUpperCase();\n" +
+      "\nexport function total(xs: number[]): number {\n  let sum = 0;\n" +
+      "  for (const x of xs) sum += x;\n  return sum;\n}\n",
     "packages/app/package.json": JSON.stringify({ name: "@demo/app" }),
     "packages/app/tsconfig.json": TSCONFIG,
     "packages/app/src/main.ts": 'import { greet } from "@demo/core";\n\n' +
-      'export function main(): void {\n  console.log(greet("app"));\n}\n',
+      'export function main(): void {\n  console.log(greet("app"));\n}\n\nexport const sum = 2;\n',
     "scripts/release.ts": 'import { greet } from "../packages/core/src/index";\n\n' +
       'console.log(greet("release"));\n',
   });
@@ -42,6 +44,7 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
       { id: 2, action: "rename", ...at, new_name: "salute" },
       { id: 3, action: "incoming_calls", ...at },
       { id: 4, action: "rename", ...at, new_name: "salute", apply: true },
+      { id: 5, action: "references", file: core, ...locate(before, "sum") },
     ], { flags: ["--allow-mutations"] }) as unknown as { lines: Line[] };
     const reason = "`greet` is also a word in files of other projects in this workspace, which " +
       "this server does not search (packages/app/src/main.ts, scripts/release.ts)";
@@ -55,6 +58,9 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
     assert.equal(lines[3].ok, false);
     assert.equal(lines[3].error?.code, "ACTION_NOT_ALLOWED");
     assert.equal(await Deno.readTextFile(join(repo.root, core)), before, "nothing written");
+    // A local of total(): no other project can see it, whatever words they hold (app's `sum`).
+    assert.equal(lines[4].details?.partial, false, lines[4].content?.[0].text);
+    assert.equal(lines[4].details?.total, 3);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
@@ -93,9 +99,10 @@ Deno.test("a declaration file standing in for the code asked about (.pyi, .d.ts 
   // uses made through the package were missed, complete (attrs' Factory: 26 of 53).
   const repo = await hostileRepo({
     "pyproject.toml": '[project]\nname = "pkg"\nversion = "1.0"\n',
-    "src/pkg/_impl.py": "class Factory:\n    pass\n\n\ndef make():\n    return Factory()\n",
+    "src/pkg/_impl.py": "class Factory:\n    pass\n\n\ndef make():\n    result = Factory()\n" +
+      "    return result\n",
     "src/pkg/__init__.py": 'from ._impl import Factory, make\n\n__all__ = ["Factory", "make"]\n',
-    "src/pkg/__init__.pyi": "class Factory: ...\n\ndef make() -> Factory: ...\n",
+    "src/pkg/__init__.pyi": "class Factory: ...\n\ndef make() -> Factory: ...\n\nresult: int\n",
     "tests/test_pkg.py": "from pkg import Factory\n\n\ndef test():\n    assert Factory()\n",
     "package.json": JSON.stringify({ name: "shadow", type: "module" }),
     "lib/helper.js": "export function helper(n) {\n  return n + 1;\n}\n",
@@ -111,14 +118,18 @@ Deno.test("a declaration file standing in for the code asked about (.pyi, .d.ts 
       { id: 1, action: "references", file: "src/pkg/_impl.py", ...locate(impl, "Factory") },
       { id: 2, action: "references", file: "lib/helper.js", ...locate(helper, "helper") },
       { id: 3, action: "references", file: "lib/other.js", ...locate(other, "alone") },
+      { id: 4, action: "references", file: "src/pkg/_impl.py", ...locate(impl, "result") },
     ]) as unknown as { lines: Line[] };
     const said = (name: string, stub: string) =>
       `\`${name}\` is also declared in ${stub} (declaration files): uses that resolve to a ` +
       "declaration there are not found from here; ask at it too";
     assert.equal(lines[0].details?.partialReason, said("Factory", "src/pkg/__init__.pyi"));
     assert.equal(lines[1].details?.partialReason, said("helper", "lib/helper.d.ts"));
-    // A name no declaration file holds: complete.
+    // A name no declaration file holds: complete. So is a local of make(), though the stub
+    // holds the word (`result: int`).
     assert.equal(lines[2].details?.partial, false, lines[2].content?.[0].text);
+    assert.equal(lines[3].details?.partial, false, lines[3].content?.[0].text);
+    assert.equal(lines[3].details?.total, 2);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
