@@ -23,8 +23,10 @@ import { median } from "./stats.ts";
 /** One way of serving the worktrees, measured. */
 export interface WorktreeSide {
   label: string;
-  /** lspgate's processes and every server they started, together. */
+  /** lspgate's processes and every server they started, together: their RSS summed. */
   totalMiB: number;
+  /** The same processes' PSS summed (pages shared between them counted once). */
+  totalPssMiB: number;
   /** Each worktree's first correct definition, from its client's start (ms). */
   coldMs: number[];
   /** Warm definitions over every worktree (ms). */
