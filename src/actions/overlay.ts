@@ -182,8 +182,9 @@ export interface Renamed {
 
 /**
  * The diagnostics of `after` not in `before`, those of `before` not in `after`, and the rest. After
- * a rename, `after`'s are read with the new name put back: the error a call had before (TS2554 on
- * `greet()`) is the same error on `salute()`, not one the rename added and one it cleared.
+ * a rename, each of `after`'s is also read with the new name put back: the error a call had before
+ * (TS2554 on `greet()`) is the same error on `salute()`, not one the rename added and one it
+ * cleared. Where it is put back is tried in turn (see readingsBack), the text as it is first.
  */
 export function compareDiagnostics(
   before: { text: string; diagnostics: readonly DiagnosticView[] },
@@ -194,15 +195,19 @@ export function compareDiagnostics(
   const afterLines = new TextLines(after.text);
   const waiting = new Map<string, DiagnosticView[]>();
   for (const d of before.diagnostics) {
-    const key = identity(d, beforeLines);
+    const key = identity(d, d.message, covered(d, beforeLines));
     waiting.set(key, [...(waiting.get(key) ?? []), d]);
   }
   const added: DiagnosticView[] = [];
   let unchanged = 0;
-  const back = renamed && renamed.from !== renamed.to ? renamedBack(renamed) : undefined;
+  const back = renamed && renamed.from !== renamed.to ? readingsBack(renamed) : undefined;
   for (const d of after.diagnostics) {
-    const same = waiting.get(identity(d, afterLines, back));
-    if (same?.length) {
+    const text = covered(d, afterLines);
+    const keys = back
+      ? back(d.message, text).map(([message, code]) => identity(d, message, code))
+      : [identity(d, d.message, text)];
+    const same = keys.map((key) => waiting.get(key)).find((list) => list?.length);
+    if (same) {
       same.shift();
       unchanged++;
     } else added.push(d);
@@ -212,34 +217,32 @@ export function compareDiagnostics(
   return { added, removed, unchanged };
 }
 
-function identity(
-  d: DiagnosticView,
-  lines: TextLines,
-  back?: { covered(text: string): string; message(text: string): string },
-): string {
-  const text = covered(d, lines);
-  return JSON.stringify([
-    d.severity,
-    d.source ?? "",
-    d.code ?? "",
-    back ? back.message(d.message) : d.message,
-    back ? back.covered(text) : text,
-  ]);
+function identity(d: DiagnosticView, message: string, text: string): string {
+  return JSON.stringify([d.severity, d.source ?? "", d.code ?? "", message, text]);
 }
 
 /**
- * A rename undone in what a diagnostic says: the new name as a word of the code it covers, and in
- * its message only where quoted as a name (`'salute'`), since a message's own words may be the new
- * name too (renaming `kind` to `type`: "… does not exist on type '{ a: number; }'").
+ * The ways a diagnostic after a rename may read as it did before, most literal first: as it is
+ * (renaming `label` to `name` leaves "Property 'name' does not exist" about another `name`
+ * alone); the new name put back in the code it covers; and in its message where quoted
+ * (`'salute'`, TypeScript, pyright), then anywhere as a word (`declared and not used: total`,
+ * gopls). A message's own words may be the new name (renaming `kind` to `type`: "… on type '{…}'"),
+ * which the readings before that keep as they are.
  */
-function renamedBack({ from, to }: Renamed) {
+function readingsBack({ from, to }: Renamed) {
   const word = nameAsWord(to, "g");
   const escaped = to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const quoted = new RegExp(`(['"\`])${escaped}\\1`, "g");
-  return {
-    covered: (text: string) => text.replace(word, from),
-    message: (text: string) => text.replace(quoted, (_, q: string) => `${q}${from}${q}`),
-  };
+  // Functions as replacements: a `$` in a name is no replacement pattern.
+  const asWord = (text: string) => text.replace(word, () => from);
+  const asQuoted = (text: string) => text.replace(quoted, (_, q: string) => `${q}${from}${q}`);
+  return (message: string, code: string): [string, string][] => [
+    [message, code],
+    [message, asWord(code)],
+    [asQuoted(message), asWord(code)],
+    [asWord(message), asWord(code)],
+    [asQuoted(message), code],
+  ];
 }
 
 /** The text a diagnostic's range covers (at most 200 characters). */

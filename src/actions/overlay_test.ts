@@ -121,3 +121,43 @@ Deno.test("compareDiagnostics() after a rename to a common word: the message's o
   );
   assert.deepEqual(renamed, { added: [], removed: [], unchanged: 1 });
 });
+
+Deno.test("compareDiagnostics() after a rename: an unquoted name (gopls), a `$` in a name, and another thing of the new name", () => {
+  const same = (
+    before: [string, DiagnosticView],
+    after: [string, DiagnosticView],
+    renamed: { from: string; to: string },
+  ) =>
+    compareDiagnostics(
+      { text: before[0], diagnostics: [before[1]] },
+      { text: after[0], diagnostics: [after[1]] },
+      renamed,
+    );
+  // gopls names it unquoted: "declared and not used: counter".
+  const unused = (name: string) => error(1, 1, 1 + name.length, `declared and not used: ${name}`);
+  assert.deepEqual(
+    same(["counter := 1\n", unused("counter")], ["total := 1\n", unused("total")], {
+      from: "counter",
+      to: "total",
+    }),
+    { added: [], removed: [], unchanged: 1 },
+  );
+  // `$$x` put back as text, not as a replacement pattern (`$$` is `$` there).
+  const declared = (name: string) => error(1, 7, 7 + name.length, `'${name}' is declared.`);
+  assert.deepEqual(
+    same(["const $$x = 1;\n", declared("$$x")], ["const y = 1;\n", declared("y")], {
+      from: "$$x",
+      to: "y",
+    }),
+    { added: [], removed: [], unchanged: 1 },
+  );
+  // Renaming a parameter to `name` leaves an error about a property `name` as it was.
+  const property = error(2, 5, 9, "Property 'name' does not exist on type 'Foo'.");
+  assert.deepEqual(
+    same(["f(label) {\nobj.name;\n", property], ["f(name) {\nobj.name;\n", property], {
+      from: "label",
+      to: "name",
+    }),
+    { added: [], removed: [], unchanged: 1 },
+  );
+});
