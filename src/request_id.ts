@@ -1,6 +1,7 @@
-// What a request's id may be: one its answer carries back exactly. Loads nothing but errors.ts:
-// the daemon's thin clients check ids too.
+// What a request's id may be: one its answer carries back exactly. Loads nothing but errors.ts and
+// the id scanner: the daemon's thin clients check ids too.
 import { LspGateError } from "./errors.ts";
+import { IdScanner } from "./frontends/id_scanner.ts";
 
 /**
  * Refuses an id its answer could not carry back as sent: an object or array (it was answered
@@ -21,12 +22,12 @@ export function checkId(id: unknown): void {
 }
 
 /**
- * Whether the line a request came in writes its numeric `id` exactly as the number read from it:
- * `1.0000000000000001` and `1e0` are read as 1, which an answer would not carry back as sent.
+ * Whether the line a request came in writes its numeric top-level `id` exactly as the number read
+ * from it: `1.0000000000000001` and `1e0` are read as 1, which an answer would not carry back as
+ * sent. Read as JSON.parse reads it (the last top-level id, escaped keys), a nested `id` aside.
  */
 export function idWrittenExactly(line: string, id: number): boolean {
-  for (const match of line.matchAll(/"id"\s*:\s*(-?\d+)\s*[,}]/g)) {
-    if (match[1] === String(id)) return true;
-  }
-  return false;
+  const scanner = new IdScanner();
+  scanner.feed(new TextEncoder().encode(line));
+  return scanner.id === id;
 }
