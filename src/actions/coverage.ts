@@ -28,6 +28,8 @@ export interface CoverageTarget {
   files?: readonly string[];
   /** The name asked about, where there is one (see CoverageContext.name). */
   name?: string;
+  /** Where in `uri` it was asked about, as the server counts (a local's declaration, maybe). */
+  at?: { line: number; character: number };
 }
 
 /** The `allow_partial` input field of the edits built on a workspace-wide answer. */
@@ -42,7 +44,7 @@ export async function projectCoverage(
   context: ActionContext,
   target: CoverageTarget,
 ): Promise<CoverageAnswer> {
-  const { adapter, root, client, uri, files, name } = target;
+  const { adapter, root, client, uri, files, name, at } = target;
   const readText = async (path: string) => {
     // The project's own config files (pyproject.toml, go.mod, …), read by every question, are
     // kept while unchanged (text_cache.ts); the sources some hooks read are not.
@@ -82,7 +84,7 @@ export async function projectCoverage(
     // declaration files that stand in for the code asked about?
     return await untilCancelled(
       context.signal,
-      beyondProject(context, { adapter, root, client, uri, name }, readText),
+      beyondProject(context, { adapter, root, client, uri, name, at }, readText),
     );
   }
   if (answer.partial || !truncated) return answer;
@@ -102,10 +104,17 @@ export async function projectCoverage(
 export function documentCoverage(
   context: ActionContext,
   doc: QueryDocument,
-  name?: string,
+  position?: { word?: string; server: { line: number; character: number } },
 ): Promise<CoverageAnswer> {
   const { adapter, root } = doc.lease.pick;
-  return projectCoverage(context, { adapter, root, client: doc.client, uri: doc.uri, name });
+  return projectCoverage(context, {
+    adapter,
+    root,
+    client: doc.client,
+    uri: doc.uri,
+    name: position?.word,
+    at: position?.server,
+  });
 }
 
 /**

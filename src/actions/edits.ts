@@ -69,7 +69,7 @@ const renameAction = defineAction({
       const ready = await waitForProject(context, doc.client, "workspace");
       // Before asking: it may first make the server see the whole project (coverage.ts). A rename
       // of what the server saw in part would leave the other uses as they were.
-      const coverage = withReadiness(await documentCoverage(context, doc, position.word), ready);
+      const coverage = withReadiness(await documentCoverage(context, doc, position), ready);
       if (input.apply) refusePartial(coverage, input, "rename");
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },

@@ -195,7 +195,7 @@ async function callHierarchy(
       return refusedAnswer(action, doc.client, doc.server, "callHierarchy/incomingCalls");
     }
     // Callers are searched in the files the server sees: said when that is not all (coverage.ts).
-    const coverage = await documentCoverage(context, doc, position.word);
+    const coverage = await documentCoverage(context, doc, position);
     Object.assign(details, coverageDetails(coverage, ready));
     note = coverageNote(coverage);
     const incoming = await ask<proto.CallHierarchyIncomingCall[] | null>(

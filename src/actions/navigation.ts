@@ -40,7 +40,7 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           let ready = waited && problem === undefined;
           // Implementations are searched in the files the server sees: said when that is not all.
           const coverage = scope === "workspace"
-            ? await documentCoverage(context, doc, position.word)
+            ? await documentCoverage(context, doc, position)
             : { partial: false };
           const raw = await ask<RawLocations>(context, doc.client, method, {
             textDocument: { uri: doc.uri },
@@ -102,7 +102,7 @@ export const referencesAction: ActionDef = defineAction({
         let problem = loadProblem(doc.client, "workspace");
         let ready = waited && problem === undefined;
         // Before asking: it may first make the server see the whole project (coverage.ts).
-        const coverage = await documentCoverage(context, doc, position.word);
+        const coverage = await documentCoverage(context, doc, position);
         const params = {
           textDocument: { uri: doc.uri },
           position: position.server,

@@ -27,11 +27,13 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
     "packages/core/src/index.ts": "export function greet(name: string): string {\n" +
       "  return `hello ${name}`;\n}\n\nexport const loud = (n: string) => greet(n).toUpperCase();\n" +
       "\nexport function total(xs: number[]): number {\n  let sum = 0;\n" +
-      "  for (const x of xs) sum += x;\n  return sum;\n}\n",
+      "  for (const x of xs) sum += x;\n  return sum;\n}\n" +
+      "\nexport function makeThing() {\n  return { shout() {\n    return 1;\n  } };\n}\n",
     "packages/app/package.json": JSON.stringify({ name: "@demo/app" }),
     "packages/app/tsconfig.json": TSCONFIG,
     "packages/app/src/main.ts": 'import { greet } from "@demo/core";\n\n' +
-      'export function main(): void {\n  console.log(greet("app"));\n}\n\nexport const sum = 2;\n',
+      'export function main(): void {\n  console.log(greet("app"));\n}\n\nexport const sum = 2;\n' +
+      'import { makeThing } from "@demo/core";\nexport const loudly = makeThing().shout();\n',
     "scripts/release.ts": 'import { greet } from "../packages/core/src/index";\n\n' +
       'console.log(greet("release"));\n',
   });
@@ -45,6 +47,7 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
       { id: 3, action: "incoming_calls", ...at },
       { id: 4, action: "rename", ...at, new_name: "salute", apply: true },
       { id: 5, action: "references", file: core, ...locate(before, "sum") },
+      { id: 6, action: "references", file: core, ...locate(before, "shout") },
     ], { flags: ["--allow-mutations"] }) as unknown as { lines: Line[] };
     const reason = "`greet` is also a word in files of other projects in this workspace, which " +
       "this server does not search (packages/app/src/main.ts, scripts/release.ts)";
@@ -61,6 +64,10 @@ Deno.test("typescript monorepo: references, rename and callers of core's greet s
     // A local of total(): no other project can see it, whatever words they hold (app's `sum`).
     assert.equal(lines[4].details?.partial, false, lines[4].content?.[0].text);
     assert.equal(lines[4].details?.total, 3);
+    // A method of the object a function returns is declared inside it, yet reached from app: not
+    // a local (a reviewer's find: it was taken for one, and its rename previewed complete).
+    assert.equal(lines[5].details?.partial, true, lines[5].content?.[0].text);
+    assert.match(String(lines[5].details?.partialReason), /packages\/app\/src\/main\.ts/);
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
