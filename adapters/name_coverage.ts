@@ -26,9 +26,14 @@ export async function holdingName(
   return holding;
 }
 
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** A pattern matching `name` as a whole word of code (letters, digits, `_` and `$` around it not). */
 export function nameAsWord(name: string, flags = ""): RegExp {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = escapeRegExp(name);
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, `u${flags}`);
 }
 

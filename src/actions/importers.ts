@@ -9,6 +9,7 @@ import type { WorkspacePath } from "../permissions/workspace.ts";
 import { ImportResolver } from "./import_resolution.ts";
 import { pythonImports, scriptImports } from "./import_statements.ts";
 import type { ActionContext } from "./types.ts";
+import { escapeRegExp } from "../../adapters/name_coverage.ts";
 
 /** Most importers a what-if checks besides the file itself. */
 export const MAX_IMPORTERS = 8;
@@ -328,8 +329,4 @@ function extensionOf(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
   return dot > 0 ? name.slice(dot).toLowerCase() : "";
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

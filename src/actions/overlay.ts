@@ -7,7 +7,7 @@ import type { Lease, OverlayLock } from "../servers/manager.ts";
 import { diagnose, type DiagnosticSources, type DiagnosticView } from "./diagnostics.ts";
 import type { FileDiagnostics } from "./diagnostics.ts";
 import { queryDocument } from "./document.ts";
-import { nameAsWord } from "../../adapters/name_coverage.ts";
+import { escapeRegExp, nameAsWord } from "../../adapters/name_coverage.ts";
 import type { ActionContext } from "./types.ts";
 
 /** A file and the text proposed for it. */
@@ -231,8 +231,7 @@ function identity(d: DiagnosticView, message: string, text: string): string {
  */
 function readingsBack({ from, to }: Renamed) {
   const word = nameAsWord(to, "g");
-  const escaped = to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const quoted = new RegExp(`(['"\`])${escaped}\\1`, "g");
+  const quoted = new RegExp(`(['"\`])${escapeRegExp(to)}\\1`, "g");
   // Functions as replacements: a `$` in a name is no replacement pattern.
   const asWord = (text: string) => text.replace(word, () => from);
   const asQuoted = (text: string) => text.replace(quoted, (_, q: string) => `${q}${from}${q}`);

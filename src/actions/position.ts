@@ -20,6 +20,7 @@ import { symbolKindName } from "../format/kinds.ts";
 import { positionFromTree } from "./syntax_only.ts";
 import { analyzeSyntax, type OutlineSymbol } from "../syntax/mod.ts";
 import { syntaxLanguageOf } from "../syntax/languages.ts";
+import { nameAsWord } from "../../adapters/name_coverage.ts";
 
 /** A position the caller asked about, on both sides of the conversion. */
 export interface ResolvedPosition {
@@ -108,7 +109,7 @@ function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspG
   }
   const candidates = nearbyLines(doc, line);
   // The whole word first: `greet` in a comment's "greeting" is no place to send an agent.
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, "u");
+  const word = nameAsWord(name);
   const whole = candidates.filter((c) => word.test(doc.lines.line(c - 1)));
   const near =
     (whole.length
@@ -319,8 +320,4 @@ function wordAt(text: string, column: number): string | undefined {
   let end = column - 1;
   while (isWord(chars[end + 1])) end++;
   return chars.slice(start, end + 1).join("");
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
