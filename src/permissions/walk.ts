@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { GlobMatcher } from "./glob.ts";
 
 export { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";
-import { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";
+import { isSkippedFolder } from "./skipped_folders.ts";
 
 /** Most directory entries one glob looks at before it stops and says it was truncated. */
 export const MAX_WALK_ENTRIES = 200_000;
@@ -46,7 +46,7 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<Wal
       if (kind === undefined) continue;
       const realRel = relativeSegments(root, kind.real);
       if (kind.folder) {
-        if (folder.chain.includes(kind.real) || !enters(rel, realRel, options)) continue;
+        if (folder.chain.includes(kind.real) || !enters(root, rel, realRel, options)) continue;
         children.push({ real: kind.real, rel, chain: [...folder.chain, kind.real] });
       } else if (options.match.matches(rel.join("/")) && !isExcluded(rel, realRel, options)) {
         if (found.has(kind.real)) continue;
@@ -108,12 +108,11 @@ async function classify(
 
 // Excludes and default skips apply to the path as walked and to the real path, so a
 // symlinked alias cannot smuggle in what they leave out.
-function enters(rel: string[], realRel: string[], options: WalkOptions): boolean {
+function enters(root: string, rel: string[], realRel: string[], options: WalkOptions): boolean {
   if (!options.match.couldContain(rel)) return false;
   for (const path of [rel, realRel]) {
-    if (DEFAULT_SKIPPED_FOLDERS.has(path[path.length - 1]) && !options.match.names(rel)) {
-      return false;
-    }
+    const parent = join(root, ...path.slice(0, -1));
+    if (isSkippedFolder(parent, path[path.length - 1]) && !options.match.names(rel)) return false;
     if (options.exclude.some((pattern) => pattern.coversFolder(path))) return false;
   }
   return true;

@@ -315,3 +315,21 @@ console.log(JSON.stringify(out));`,
     await fx.remove();
   }
 });
+
+Deno.test("glob() skips `target` beside a build tool's manifest only: elsewhere it is source", () =>
+  withWorkspace(async (root, fx) => {
+    for (
+      const [rel, text] of Object.entries({
+        "rs/Cargo.toml": "[package]\n",
+        "rs/target/debug/build.ts": "",
+        "mvn/pom.xml": "<project/>\n",
+        "mvn/target/gen.ts": "",
+        "web/target/route.ts": "",
+      })
+    ) {
+      await Deno.mkdir(join(fx.ws, rel, ".."), { recursive: true });
+      await Deno.writeTextFile(join(fx.ws, rel), text);
+    }
+    const found = (await root.glob("**/*.ts")).paths.filter((p) => p.includes("/target/"));
+    assert.deepEqual(found, [join(fx.ws, "web/target/route.ts")]);
+  }));

@@ -10,7 +10,7 @@
 
 import { parseJsonc } from "../jsonc.ts";
 import { join } from "node:path";
-import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
+import { isSkippedFolder } from "../permissions/skipped_folders.ts";
 import { walkTree } from "./tree_walk.ts";
 
 /** Where a config names plugins, for each server that runs them. */
@@ -61,7 +61,7 @@ async function findConfigs(
   const found: string[] = [];
   const complete = await walkTree(root, async (path, entry) => {
     if (entry.isFile && names.includes(entry.name) && await test(path)) found.push(path);
-  }, (entry) => !DEFAULT_SKIPPED_FOLDERS.has(entry.name));
+  }, (entry, folder) => !isSkippedFolder(folder, entry.name));
   found.sort();
   return complete ? found : [...found, "…"];
 }

@@ -18,7 +18,7 @@
 // an id is the whole process failing. It exits when its stdin ends (lspgate is gone).
 // Kept free of node: imports, which would load Deno's Node support into this small process.
 import { readLines } from "../frontends/lines.ts";
-import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
+import { isSkippedFolder } from "../permissions/skipped_folders.ts";
 import type { WatchEvent } from "./watch_protocol.ts";
 
 /** The argument that makes the bundled lspgate act as this watcher. */
@@ -159,9 +159,8 @@ function watchRoot(
    * changes are not reported, watched.ts); `found` hears each entry met on the way.
    */
   const watchTree = async (folder: string, found?: (path: string) => void): Promise<void> => {
-    if (folder !== root && DEFAULT_SKIPPED_FOLDERS.has(folder.slice(folder.lastIndexOf("/") + 1))) {
-      return;
-    }
+    const at = folder.lastIndexOf("/");
+    if (folder !== root && isSkippedFolder(folder.slice(0, at), folder.slice(at + 1))) return;
     if (removed || !watch(folder)) return;
     if (++listed % FOLDERS_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     let entries: Deno.DirEntry[];

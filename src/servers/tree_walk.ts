@@ -12,7 +12,7 @@ export const MAX_WALKED_ENTRIES = 50_000;
 export async function walkTree(
   root: string,
   visit: (path: string, entry: Deno.DirEntry) => Promise<void> | void,
-  enter: (entry: Deno.DirEntry) => boolean,
+  enter: (entry: Deno.DirEntry, folder: string) => boolean,
 ): Promise<boolean> {
   const stack = [""];
   let seen = 0;
@@ -28,7 +28,7 @@ export async function walkTree(
       if (++seen > MAX_WALKED_ENTRIES) return false;
       const path = rel ? `${rel}/${entry.name}` : entry.name;
       await visit(path, entry);
-      if (entry.isDirectory && enter(entry)) stack.push(path);
+      if (entry.isDirectory && enter(entry, rel ? `${root}/${rel}` : root)) stack.push(path);
     }
   }
   return true;

@@ -1,6 +1,6 @@
 // What the workspace watcher covers, shared by the watcher's Worker and the manager; free of
 // node: imports so the Worker stays small.
-import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
+import { isSkippedFolder } from "../permissions/skipped_folders.ts";
 import { isSideName } from "../permissions/temp_names.ts";
 
 /**
@@ -10,5 +10,10 @@ import { isSideName } from "../permissions/temp_names.ts";
 export function isWatched(root: string, path: string): boolean {
   const prefix = root.endsWith("/") ? root : root + "/";
   if (!path.startsWith(prefix) || isSideName(path.slice(path.lastIndexOf("/") + 1))) return false;
-  return !path.slice(prefix.length).split("/").some((part) => DEFAULT_SKIPPED_FOLDERS.has(part));
+  let parent = root.endsWith("/") ? root.slice(0, -1) : root;
+  for (const part of path.slice(prefix.length).split("/")) {
+    if (isSkippedFolder(parent, part)) return false;
+    parent = `${parent}/${part}`;
+  }
+  return true;
 }

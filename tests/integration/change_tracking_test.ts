@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { expectOk, openSession } from "../helpers/session.ts";
+import { ADAPTERS, defaultConfig, Session } from "../../mod.ts";
+import { isWatched } from "../../src/servers/watched.ts";
 
 async function tempRoot(files: Record<string, string>): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_tracking_" }));
@@ -67,3 +69,55 @@ Deno.test("a root marker created between two asks moves the file to its new proj
     await Deno.remove(root, { recursive: true });
   }
 });
+
+for (const inThread of [false, true]) {
+  Deno.test(`a source folder named target (no build tool's manifest beside it) is followed${inThread ? ", watched on the main thread" : ""}: a use moved there answers at its new line`, async () => {
+    const root = await tempRoot({
+      "pyproject.toml": '[project]\nname = "app"\n',
+      "app/__init__.py": "",
+      "app/util.py": "def greet(name: str) -> str:\n    return name\n",
+      "app/target/__init__.py": "",
+      "app/target/use.py": "from app.util import greet\n\nprint(greet('a'))\n",
+      // Cargo's output folder beside its manifest stays skipped (and its changes unreported).
+      "crate/Cargo.toml": '[package]\nname = "c"\n',
+      "crate/target/debug/gen.py": "from app.util import greet\n",
+    });
+    const session = await Session.open({
+      root,
+      role: "main",
+      allowMutations: false,
+      adapters: ADAPTERS,
+      config: defaultConfig(),
+      watchInThread: inThread,
+    });
+    let id = 1;
+    const uses = async () => {
+      const answer = expectOk(
+        await session.handle({
+          id: id++,
+          action: "references",
+          file: "app/util.py",
+          line: 1,
+          symbol: "greet",
+        }),
+      );
+      return (answer.details.locations as { file: string; line: number }[])
+        .filter((l) => l.file === "app/target/use.py").map((l) => l.line);
+    };
+    try {
+      assert.equal(session.facts.changeTracking?.(), "exact");
+      assert.deepEqual(await uses(), [1, 3]);
+      // Moved down two lines by another tool: pyright hears of it only through the watcher.
+      await Deno.writeTextFile(
+        join(root, "app/target/use.py"),
+        "from app.util import greet\n\n\n\nprint(greet('a'))\n",
+      );
+      assert.deepEqual(await uses(), [1, 5]);
+      assert.equal(isWatched(root, join(root, "app/target/use.py")), true);
+      assert.equal(isWatched(root, join(root, "crate/target/debug/gen.py")), false);
+    } finally {
+      await session.close();
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
