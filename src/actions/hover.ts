@@ -12,6 +12,14 @@ import { lacking, offers, orRefused } from "./refused_methods.ts";
 
 const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
 
+/** The type pyright and basedpyright give what they could not learn (`(function) cow: Unknown`). */
+const UNKNOWN_TYPE = /\bUnknown\b/;
+
+/** The code blocks of a hover's markdown (its signature, not its documentation's words). */
+function codeOf(markdown: string): string {
+  return [...markdown.matchAll(/```[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]).join("\n");
+}
+
 /** hover: the type and documentation of the symbol at a position. */
 export const hoverAction: ActionDef = defineAction({
   name: "hover",
@@ -40,6 +48,10 @@ export const hoverAction: ActionDef = defineAction({
               readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
             details: { text: "", range: null, partial: !ready },
           };
+        }
+        if (ready && UNKNOWN_TYPE.test(codeOf(markdown))) {
+          // pyright's word for a type it could not learn: from a broken import, don't know.
+          ready = await emptyAnswerProblem(context, doc.client, doc.uri) === undefined;
         }
         const range = hover?.range ? fromServerRange(doc.lines, hover.range, doc.encoding) : null;
         const bounded = boundText(markdown);

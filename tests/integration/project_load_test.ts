@@ -130,6 +130,27 @@ Deno.test("pyright: nothing found in a file with an import it could not resolve 
   }
 });
 
+Deno.test("pyright: a hover saying `Unknown`, the first question in a file with an import it could not resolve, is partial with its reason", async () => {
+  // Asked first, pyright had said nothing of the file's imports yet: `thing: Unknown` was complete.
+  const { repo, main, util } = await brokenImportRepo();
+  try {
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "hover", file: "main.py", ...locate(main, "thing") },
+      { id: 2, action: "hover", file: "util.py", ...locate(util, "greet()\n") },
+    ]);
+    const thing = answer(lines[0]);
+    assert.match(thing.text, /thing: Unknown/);
+    assert.equal(thing.partial, true, thing.text);
+    assert.match(thing.text, /Import "lspgate_no_such_package" could not be resolved/);
+    // A hover whose type is known, in a file whose imports resolve: complete.
+    const greet = answer(lines[1]);
+    assert.match(greet.text, /def greet\(\) -> int/);
+    assert.equal(greet.partial, false, greet.text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
 Deno.test("rust-analyzer: a dependency cargo cannot resolve offline makes answers partial with its cargo metadata error, and status shows it", async () => {
   const repo = await hostileRepo({
     "Cargo.toml": '[package]\nname = "broken_deps"\nversion = "0.1.0"\nedition = "2021"\n\n' +
