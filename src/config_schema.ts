@@ -28,6 +28,12 @@ export const serverSchema = z.strictObject({
   kind: z.enum(["language", "linter"]).optional(),
   /** Chosen over the other language servers of the same files (e.g. basedpyright over pyright). */
   preferred: z.boolean().optional(),
+  /**
+   * The most private memory each of the server's processes may take (MiB), set as the kernel's
+   * data limit (RLIMIT_DATA) before the server runs: one that reaches it fails to allocate and
+   * ends, and restarts on the next question.
+   */
+  memoryCapMiB: z.number().int().min(64).max(16 * 1024 * 1024).optional(),
   disabled: z.boolean().optional(),
 });
 

@@ -280,3 +280,21 @@ Deno.test("parseWorkspaceConfig() refuses schema URLs and paths outside the proj
     /:4: servers\.css\.settings\.css\.customData\.0: names a program or a path/,
   );
 });
+
+Deno.test("servers.<id>.memoryCapMiB: a whole number of at least 64 MiB, from the user's config only", () => {
+  const config = parseConfig(
+    `{"servers": {"pyright": {"memoryCapMiB": 2048}}}`,
+    "config.jsonc",
+    { knownServers: KNOWN },
+  );
+  assert.equal(config.servers.pyright.memoryCapMiB, 2048);
+  assert.match(
+    problem(`{"servers": {"pyright": {"memoryCapMiB": 16}}}`),
+    /:1: servers\.pyright\.memoryCapMiB: Too small: expected number to be >=64$/,
+  );
+  // A repository lowering it would stop the user's server: only the user's config may set it.
+  assert.match(
+    problem(`{"servers": {"pyright": {"memoryCapMiB": 2048}}}`, parseWorkspace),
+    /servers\.pyright\.memoryCapMiB: not allowed in a workspace config/,
+  );
+});

@@ -25,6 +25,8 @@ export interface ServerView {
   note?: string;
   /** Resident memory of the server's whole process tree in MiB, where /proc can be read. */
   rssMiB?: number;
+  /** The data limit each of its processes runs under (servers.<id>.memoryCapMiB). */
+  memoryCapMiB?: number;
   stderr?: string[];
   /** The server said it could not load its project: its answers there are partial (why). */
   projectProblem?: string;
@@ -54,6 +56,8 @@ function serverView(
     view.indexing = info.indexing;
     const rss = memory.rssMiB.get(entry.key);
     if (rss !== undefined) view.rssMiB = rss;
+    const cap = state.client.options.memoryCapMiB;
+    if (cap !== undefined) view.memoryCapMiB = cap;
     if (state.command.note) view.note = state.command.note;
     const broken = Object.entries(info.brokenImports ?? {});
     if (info.projectProblem !== undefined) view.projectProblem = info.projectProblem;
@@ -86,6 +90,7 @@ function describe(view: ServerView): string {
     view.restarts ? `${view.restarts} restarts` : "",
     view.openDocuments !== undefined ? `${view.openDocuments} open documents` : "",
     view.rssMiB !== undefined ? `${view.rssMiB} MiB` : "",
+    view.memoryCapMiB !== undefined ? `capped at ${view.memoryCapMiB} MiB a process` : "",
     view.indexing?.length ? `working on: ${view.indexing.join(", ")}` : "",
     view.note ?? "",
     view.projectProblem !== undefined

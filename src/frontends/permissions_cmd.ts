@@ -3,6 +3,7 @@ import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";
 import { configureServers } from "../servers/custom_adapter.ts";
+import { CAP_SHELL } from "../servers/memory_cap.ts";
 import { daemonSocketPath, runtimeFolderPath } from "../fs.ts";
 import { lspgateHome, onPath, realPath, searchFolders } from "../servers/find_binary.ts";
 import { libcPath } from "../lsp/sandbox/landlock.ts";
@@ -111,6 +112,13 @@ export async function neededPermissions(flags: GlobalFlags): Promise<DenoPermiss
       }
       if (command.installDir) read.add(command.installDir);
       for (const path of command.readOnlyPaths ?? []) read.add(path);
+      if (flags.config.servers[adapter.id]?.memoryCapMiB !== undefined) {
+        // The shell that sets the cap and becomes the server (inside the sandbox where there is one).
+        if (sandbox.backend === "none") run.add(CAP_SHELL);
+        notes.push(
+          `${adapter.id}: started by ${CAP_SHELL}, which sets its memory cap (memoryCapMiB)`,
+        );
+      }
     } catch (error) {
       notes.push(`${adapter.id}: ${toLspGateError(error).message}`);
     }

@@ -92,6 +92,9 @@ export class LspClient {
         ...status,
         stderr: this.#process.stderrTail(20),
         ...(this.#killReason ? { reason: this.#killReason } : {}),
+        ...(this.options.memoryCapMiB !== undefined
+          ? { memoryCapMiB: this.options.memoryCapMiB }
+          : {}),
       };
       this.#connection.close(exitReason(this.exitInfo));
       for (const handler of this.#exitHandlers.splice(0)) handler(this.exitInfo);

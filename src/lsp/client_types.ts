@@ -8,6 +8,8 @@ import type { ProcessSpec } from "./process.ts";
 export interface ClientOptions {
   /** Adapter id, used in messages ("pyright"). */
   serverName: string;
+  /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */
+  memoryCapMiB?: number;
   /** Absolute, real path of the project root this server serves. */
   root: string;
   rootUri: string;

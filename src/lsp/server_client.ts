@@ -12,6 +12,8 @@ export interface ExitInfo {
   stderr: string[];
   /** Set when lspgate killed the server for misbehaving (e.g. it stopped answering). */
   reason?: string;
+  /** The data limit it ran under (servers.<id>.memoryCapMiB). */
+  memoryCapMiB?: number;
 }
 
 /**

@@ -10,7 +10,20 @@ const HANG_LIMIT = 3;
 export function exitReason(info: ExitInfo | undefined): string {
   if (!info) return "connection closed";
   if (info.reason) return `server was killed: ${info.reason}`;
-  return info.signal ? `server killed by ${info.signal}` : `server exited with code ${info.code}`;
+  return `server ${howEnded(info)}`;
+}
+
+/**
+ * How the process ended by itself ("killed by SIGSEGV", "exited with code 1"), and, for one that
+ * ran under a memory cap and ended badly, that it may have reached it.
+ */
+export function howEnded(info: ExitInfo): string {
+  const how = info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`;
+  const bad = info.signal !== null || info.code !== 0;
+  return bad && info.memoryCapMiB !== undefined
+    ? `${how} (it runs with its memory capped at ${info.memoryCapMiB} MiB, memoryCapMiB: it may ` +
+      "have reached it)"
+    : how;
 }
 
 /** The SERVER_EXITED error for a server that ended: how, and its last stderr lines. */
@@ -67,7 +80,10 @@ export function startFailure(
     });
   }
   const reason = exited
-    ? exitReason(exited).replace(/^server /, "it ")
+    ? exitReason(exited).replace(
+      /^server (killed)?/,
+      (_, killed) => killed ? "it was killed" : "it ",
+    )
     : error instanceof Error
     ? error.message
     : String(error);

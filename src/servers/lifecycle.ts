@@ -2,6 +2,7 @@
 // exit is recorded, and stopping one on purpose (on request, when idle, at shutdown).
 import { LspGateError } from "../errors.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
+import { howEnded } from "../lsp/server_exit.ts";
 import type { Telemetry } from "../telemetry.ts";
 import type { ServerEntry } from "./manager_types.ts";
 
@@ -40,8 +41,7 @@ export function recordExit(
   if (entry.state.kind !== "running" || entry.state.client !== client) return;
   const now = Date.now();
   entry.crashes = [...entry.crashes.filter((t) => now - t < CRASH_WINDOW_MS), now];
-  const reason = info.reason ??
-    (info.signal ? `killed by ${info.signal}` : `exited with code ${info.code}`);
+  const reason = info.reason ?? howEnded(info);
   telemetry?.emit("server.exit", {
     server: entry.adapter.id,
     reason,

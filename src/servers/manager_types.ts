@@ -115,7 +115,7 @@ export interface ManagerOptions {
   adapters: readonly Adapter[];
   requestTimeoutMs: number;
   startTimeoutMs: number;
-  /** Per adapter: a configured command, extra settings, or disabled. */
+  /** Per adapter: a configured command, extra settings, a memory cap, or disabled. */
   serverConfig?: Record<
     string,
     {
@@ -123,6 +123,8 @@ export interface ManagerOptions {
       settings?: Record<string, unknown>;
       initializationOptions?: Record<string, unknown>;
       disabled?: boolean;
+      /** The data limit of each of its processes (MiB): memory_cap.ts. */
+      memoryCapMiB?: number;
     }
   >;
   wrap?: CommandWrapper;

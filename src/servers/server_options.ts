@@ -11,7 +11,10 @@ export function clientOptions(
   entry: ServerEntry,
   command: ServerCommand,
   wrapped: Awaited<ReturnType<CommandWrapper>>,
-  options: ManagerOptions & { config?: NonNullable<ManagerOptions["serverConfig"]>[string] },
+  options: ManagerOptions & {
+    config?: NonNullable<ManagerOptions["serverConfig"]>[string];
+    memoryCapMiB?: number;
+  },
 ): ClientOptions {
   const config = options.config;
   return {
@@ -53,6 +56,7 @@ export function clientOptions(
     openAfterConfiguration: entry.adapter.openAfterConfiguration,
     recheckByReopen: entry.adapter.recheckByReopen,
     crossFilePattern: entry.adapter.crossFilePattern,
+    ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
 import { WorkerClient } from "../lsp/worker_client.ts";
 import { clientOptions } from "./server_options.ts";
 import { checkProgram } from "./check_program.ts";
+import { withMemoryCap } from "./memory_cap.ts";
 import type { CommandWrapper, ManagerOptions, ServerEntry } from "./manager_types.ts";
 
 /** What the manager does around a start. */
@@ -45,14 +46,16 @@ export class ServerStarter {
         trusted,
       });
       await checkProgram(entry.adapter, command, this.options.workspace);
-      wrapped = this.options.wrap
-        ? await this.options.wrap(command, entry)
-        : { command: command.command };
+      // A Worker allowed to spawn one binary cannot be handed a shell: uncapped there.
+      const cap = this.options.isolate && !this.options.wrap ? undefined : config?.memoryCapMiB;
+      const run = cap === undefined ? command : await withMemoryCap(command, cap);
+      wrapped = this.options.wrap ? await this.options.wrap(run, entry) : { command: run.command };
       const reopen = [...entry.disk.values()].map((known) => known.path);
       entry.disk.clear();
       const options = clientOptions(entry, command, wrapped, {
         ...this.options,
         config,
+        memoryCapMiB: cap,
       });
       // The client runs on this thread, the sandbox its wall (see permissions.md); `clientWorkers`
       // puts it in a Worker allowed to spawn that one binary and nothing else.
