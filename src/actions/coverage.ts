@@ -13,6 +13,7 @@ import { TextCache } from "./text_cache.ts";
 import type { ActionContext } from "./types.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
 import { beyondProject } from "./beyond_project.ts";
+import { isLocalAt } from "./local_name.ts";
 
 export type { CoverageAnswer };
 
@@ -79,23 +80,37 @@ export async function projectCoverage(
       signal: context.signal,
     }),
   );
+  let result = answer;
   if (!answer.partial && !truncated && name) {
     // The project's own files are covered: what of the workspace's other projects, and of the
     // declaration files that stand in for the code asked about?
-    return await untilCancelled(
+    result = await untilCancelled(
       context.signal,
-      beyondProject(context, { adapter, root, client, uri, name, at }, readText),
+      beyondProject(context, { adapter, root, name, uri }, readText),
     );
+  } else if (!answer.partial && truncated) {
+    // Said so for every hook that read the list: tsserver was handed only those files; clangd's
+    // and gopls's were checked against what their server sees only in those.
+    result = {
+      partial: true,
+      reason: `the workspace has more than ${FILES_SCANNED} files, and lspgate looked at those ` +
+        "only",
+    };
   }
-  if (answer.partial || !truncated) return answer;
-  // Said so for every hook that read the list: tsserver was handed only those files; clangd's and
-  // gopls's were checked against what their server sees only in those.
-  return {
-    partial: true,
-    reason: `the workspace has more than ${FILES_SCANNED} files, and lspgate looked at those ` +
-      "only",
-  };
+  // What is missed lies in other files: a function's own name cannot be used there.
+  const others = result !== answer || OTHER_FILES_HOOKS.has(adapter.id);
+  if (result.partial && others && at && await isLocalAt(context, client, uri, at)) {
+    return { partial: false };
+  }
+  return result;
 }
+
+/**
+ * The hooks whose every partial answer is about files other than the one asked in (left out by a
+ * config, a build, an index): rust-analyzer's may be about the file itself, deno's about its
+ * server not started.
+ */
+const OTHER_FILES_HOOKS = new Set(["typescript", "pyright", "basedpyright", "gopls", "clangd"]);
 
 /**
  * The coverage of a workspace-wide question asked from an open document: its server's project.

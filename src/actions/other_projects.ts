@@ -40,6 +40,8 @@ export async function otherProjectsHolding(
   readText: (path: string) => Promise<string | undefined>,
 ): Promise<CoverageAnswer> {
   const { adapter, root, name } = target;
+  // Go exports only names that begin with a capital: another module cannot name any other.
+  if (adapter.id === "gopls" && !/^\p{Lu}/u.test(name)) return { partial: false };
   const extensions = new Set(Object.keys(adapter.languages).map((e) => e.toLowerCase()));
   const own = `${adapter.id}@${root}`;
   const list = await workspaceProjects(context);
