@@ -3,6 +3,8 @@ import { LspGateError } from "../errors.ts";
 import {
   findSymbolColumn,
   fromServerPosition,
+  lexingOf,
+  type LineLexing,
   type ServerPosition,
   toServerPosition,
 } from "../lsp/positions.ts";
@@ -69,7 +71,7 @@ export async function resolvePosition(
   let column = input.column;
   if (column === undefined) {
     const symbol = input.symbol ?? input.query!;
-    column = findSymbolColumn(text, symbol);
+    column = findSymbolColumn(text, symbol, lexingOf(doc.rel));
     if (column === undefined) throw symbolNotOnLine(doc, line, symbol);
   }
   const length = [...text].length;
@@ -91,13 +93,14 @@ export async function resolvePosition(
 }
 
 function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspGateError {
+  const lexing = lexingOf(doc.rel);
   const suffix = /^(.+)#(\d+)$/s.exec(symbol);
   const name = suffix ? suffix[1] : symbol;
-  if (suffix && findSymbolColumn(doc.lines.line(line - 1), name) !== undefined) {
+  if (suffix && findSymbolColumn(doc.lines.line(line - 1), name, lexing) !== undefined) {
     // The name is on the line, fewer times than `#N` asks: say how many, and where `#N` is.
-    const count = countOnLine(doc.lines.line(line - 1), name);
+    const count = countOnLine(doc.lines.line(line - 1), name, lexing);
     const elsewhere = nearbyLines(doc, line).filter((c) =>
-      findSymbolColumn(doc.lines.line(c - 1), symbol) !== undefined
+      findSymbolColumn(doc.lines.line(c - 1), symbol, lexing) !== undefined
     );
     const hint = elsewhere.length ? ` \`${symbol}\` is on line ${elsewhere.join(", ")}.` : "";
     return new LspGateError(
@@ -114,9 +117,11 @@ function symbolNotOnLine(doc: QueryDocument, line: number, symbol: string): LspG
   const near =
     (whole.length
       ? whole
-      : candidates.filter((c) => findSymbolColumn(doc.lines.line(c - 1), name) !== undefined))
+      : candidates.filter((c) =>
+        findSymbolColumn(doc.lines.line(c - 1), name, lexing) !== undefined
+      ))
       // A line named for `name#N` has an N-th occurrence (issue 17: the hint named a line with one).
-      .filter((c) => findSymbolColumn(doc.lines.line(c - 1), symbol) !== undefined);
+      .filter((c) => findSymbolColumn(doc.lines.line(c - 1), symbol, lexing) !== undefined);
   const hint = near.length
     ? ` It is on line ${near[0]}${near.length > 1 ? ` (also ${near.slice(1).join(", ")})` : ""}.`
     : "";
@@ -139,9 +144,9 @@ function nearbyLines(doc: QueryDocument, line: number): number[] {
 }
 
 /** How many times `name` occurs on a line, counted as findSymbolColumn() counts (whole words first). */
-function countOnLine(text: string, name: string): number {
+function countOnLine(text: string, name: string, lexing: LineLexing): number {
   let n = 0;
-  while (findSymbolColumn(text, `${name}#${n + 1}`) !== undefined) n++;
+  while (findSymbolColumn(text, `${name}#${n + 1}`, lexing) !== undefined) n++;
   return n;
 }
 

@@ -169,10 +169,16 @@ export function applyEdits(
   return result;
 }
 
-/** The 1-based code point column where `symbol` (`"name"` or `"name#N"`) starts; whole words first. */
+/**
+ * The 1-based code point column where `symbol` (`"name"` or `"name#N"`) starts: whole words in code
+ * first (not in a string literal or a comment, as far as the line shows: a helper's find, `symbol:
+ * "compute"` on `print("compute", compute(1))` was asked about the string, and answered "nothing"),
+ * then whole words, then any. `#N` counts in the first of those the line has.
+ */
 export function findSymbolColumn(
   lineText: string,
   symbol: string,
+  lexing: LineLexing = PLAIN,
 ): number | undefined {
   // Only a trailing `#<digits>` is the occurrence, so `#include` and `#x` stay
   // names; `a#2#1` finds the literal `a#2`.
@@ -182,8 +188,84 @@ export function findSymbolColumn(
   if (name === "" || nth < 1) return undefined;
   const all = occurrences(lineText, name);
   const words = all.filter((index) => isWholeWord(lineText, index, name));
-  const index = (words.length > 0 ? words : all)[nth - 1];
+  const inCodeAt = inCode(lineText, words, lexing);
+  const code = words.filter((_, i) => inCodeAt[i]);
+  const index = (code.length > 0 ? code : words.length > 0 ? words : all)[nth - 1];
   return index === undefined ? undefined : countCodePoints(lineText, index) + 1;
+}
+
+/** How a line of a language is read for its strings and comments. */
+export interface LineLexing {
+  /** `#` starts a comment (Python, Ruby, shells, YAML, TOML). */
+  hash?: boolean;
+  /** `//` starts a comment (the C family, JavaScript, Go, Rust, Java…). */
+  slash?: boolean;
+  /** `'` quotes a string (not in Rust or OCaml, whose `'a` is a lifetime or a type variable). */
+  single?: boolean;
+}
+
+const PLAIN: LineLexing = { single: true };
+const HASH = /\.(py|pyi|pyw|rb|sh|bash|zsh|ya?ml|toml|r|pl|ex|exs|nix|jl|ps1|cmake)$/i;
+const SLASH =
+  /\.([cm]?[jt]sx?|mts|cts|c|h|cc|cpp|cxx|hh|hpp|hxx|go|rs|java|kts?|swift|cs|dart|scala|php|zig|vue|svelte|astro)$/i;
+
+/** How lines of `path` are read for strings and comments, by its extension. */
+export function lexingOf(path: string): LineLexing {
+  return {
+    hash: HASH.test(path) || /\.php$/i.test(path),
+    slash: SLASH.test(path),
+    single: !/\.(rs|ml|mli)$/i.test(path),
+  };
+}
+
+/**
+ * Which of `indices` (UTF-16, ascending) of `text` are code: outside string literals and comments,
+ * or inside an f-string's `{…}` or a template's `${…}`. One pass over the line; one line is all it
+ * sees (a string begun on an earlier line is not known).
+ */
+function inCode(text: string, indices: number[], lexing: LineLexing): boolean[] {
+  const code: boolean[] = [];
+  let quote = "";
+  let interpolates = false;
+  let braces = 0;
+  let comment = false;
+  let next = 0;
+  for (let i = 0; next < indices.length; i++) {
+    while (next < indices.length && indices[next] <= i) {
+      code.push(!comment && (quote === "" || braces > 0) && indices[next] === i);
+      next++;
+    }
+    if (comment || i >= text.length) continue;
+    const char = text[i];
+    if (braces > 0) {
+      if (char === "{") braces++;
+      else if (char === "}") braces--;
+    } else if (quote) {
+      if (char === "\\") i++;
+      else if (char === quote) quote = "";
+      else if (interpolates && quote === "`" && char === "$" && text[i + 1] === "{") {
+        braces = 1;
+        i++;
+      } else if (interpolates && quote !== "`" && char === "{") {
+        // `{{` is a brace in the text.
+        if (text[i + 1] === "{") i++;
+        else braces = 1;
+      }
+    } else if (char === '"' || char === "`" || (char === "'" && lexing.single)) {
+      quote = char;
+      interpolates = char === "`" || fStringAt(text, i);
+    } else if (char === "#" && lexing.hash) comment = true;
+    else if (char === "/" && text[i + 1] === "/" && lexing.slash) comment = true;
+  }
+  return code;
+}
+
+/** Whether the quote at `i` opens a Python f-string: `f"`, `rf'`, `Fr"`, … after a non-word. */
+function fStringAt(text: string, i: number): boolean {
+  const prefix = /[rRbB]?[fF][rR]?$/.exec(text.slice(Math.max(0, i - 3), i));
+  if (!prefix) return false;
+  const start = i - prefix[0].length;
+  return start === 0 || !/\w/.test(text[start - 1]);
 }
 
 function unitsOf(char: string, encoding: PositionEncoding): number {

@@ -6,6 +6,7 @@ import {
   fromServerCharacter,
   fromServerPosition,
   fromServerRange,
+  lexingOf,
   negotiatedEncoding,
   type PositionEncoding,
   type ServerTextEdit,
@@ -323,4 +324,25 @@ Deno.test("applyEdits() throws EDIT_CONFLICT on overlapping edits", () => {
 
 Deno.test("applyEdits() returns the text unchanged for no edits", () => {
   assert.equal(applyEdits("abc", [], "utf-8"), "abc");
+});
+
+Deno.test("findSymbolColumn() prefers the name in code to the name in a string or a comment", () => {
+  const python = lexingOf("pkg/a.py");
+  const ts = lexingOf("src/a.ts");
+  // The string comes first on the line; the code is asked about.
+  assert.equal(findSymbolColumn('print("compute", compute(1))', "compute", python), 18);
+  assert.equal(findSymbolColumn('console.log("runAll", runAll(1));', "runAll", ts), 23);
+  assert.equal(findSymbolColumn("log('a \\' x', x)", "x", ts), 15);
+  // An f-string's or a template's braces hold code; their text does not.
+  assert.equal(findSymbolColumn('f"total={total}"', "total", python), 10);
+  assert.equal(findSymbolColumn("`total=${total}`", "total", ts), 10);
+  assert.equal(findSymbolColumn('x = "{total}" + total', "total", python), 17);
+  // Comments: # in Python, // in TypeScript; `#N` counts the code occurrences.
+  assert.equal(findSymbolColumn("n = 1  # n is the count", "n#1", python), 1);
+  assert.equal(findSymbolColumn("a(n) // n, n", "n#2", ts), undefined);
+  assert.equal(findSymbolColumn("a = b // b", "b#2", python), 10);
+  // Rust's lifetimes are no quotes.
+  assert.equal(findSymbolColumn("fn f<'a>(x: &'a Bar) -> Bar", "Bar#2", lexingOf("a.rs")), 25);
+  // Only in a string: the string, as before.
+  assert.equal(findSymbolColumn('getattr(obj, "compute")', "compute", python), 15);
 });
