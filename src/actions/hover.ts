@@ -42,10 +42,13 @@ export const hoverAction: ActionDef = defineAction({
         const markdown = hover ? hoverMarkdown(hover.contents) : "";
         if (!markdown.trim()) {
           // Nothing known in a file with an import the server could not resolve: don't know.
-          if (ready) ready = await emptyAnswerProblem(context, doc.client, doc.uri) === undefined;
+          const problem = ready
+            ? await emptyAnswerProblem(context, doc.client, doc.uri)
+            : undefined;
+          if (problem !== undefined) ready = false;
           return {
             text: `No hover information at ${position.label}.` +
-              readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }),
+              readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }, problem),
             details: { text: "", range: null, partial: !ready },
           };
         }

@@ -61,7 +61,8 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
             }
             return {
               text: `No ${noun} found for ${subject}.` +
-                readinessNote(ready, doc.client, { scope, uri: doc.uri }) + coverageNote(coverage),
+                readinessNote(ready, doc.client, { scope, uri: doc.uri }, problem) +
+                coverageNote(coverage),
               details: noLocations(coverage, ready, problem),
             };
           }
@@ -129,8 +130,8 @@ export const referencesAction: ActionDef = defineAction({
             ready = problem === undefined;
           }
           return {
-            text: `No references found for ${subject}.` + readinessNote(ready, doc.client) +
-              coverageNote(coverage),
+            text: `No references found for ${subject}.` +
+              readinessNote(ready, doc.client, undefined, problem) + coverageNote(coverage),
             details: noLocations(coverage, ready, problem),
           };
         }

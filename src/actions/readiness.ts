@@ -1,5 +1,6 @@
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { ActionContext } from "./types.ts";
+import { unresolvedScriptImport } from "./script_imports_unresolved.ts";
 
 /**
  * What a query reads: one file and what it imports, or the whole workspace (references, workspace
@@ -67,7 +68,8 @@ export async function emptyAnswerProblem(
   } catch {
     // Not learned (no diagnostics in time): the answer stands as the server gave it.
   }
-  return loadProblem(client, "file", uri);
+  return loadProblem(client, "file", uri) ??
+    await unresolvedScriptImport(context, client, uri);
 }
 
 /** The sentence an answer carries when the server was still loading, or failed to load. */
@@ -75,9 +77,10 @@ export function readinessNote(
   ready: boolean,
   client?: ServerClient,
   query?: { scope: QueryScope; uri?: string },
+  known?: string,
 ): string {
   if (ready) return "";
-  const problem = client && loadProblem(client, query?.scope ?? "workspace", query?.uri);
+  const problem = known ?? (client && loadProblem(client, query?.scope ?? "workspace", query?.uri));
   if (problem !== undefined) {
     return `\n\nNote: ${client!.options.serverName} could not load all of the project, so this ` +
       `answer may be partial: ${problem}`;

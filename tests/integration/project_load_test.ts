@@ -151,6 +151,44 @@ Deno.test("pyright: a hover saying `Unknown`, the first question in a file with 
   }
 });
 
+Deno.test("typescript-language-server: nothing found in a JavaScript file whose import tsserver cannot resolve is partial, naming it; with every import resolved it is complete", async () => {
+  // tsserver reports no error for a JavaScript import it cannot resolve: a monorepo before its
+  // `npm install` answered "No definition found", complete.
+  const repo = await hostileRepo({
+    "package.json": JSON.stringify({ name: "mono", private: true, workspaces: ["packages/*"] }),
+    "packages/lib/package.json": JSON.stringify({
+      name: "mylib",
+      version: "1.0.0",
+      main: "index.js",
+    }),
+    "packages/lib/index.js": "export default function make() {\n  return { size: 1 };\n}\n",
+    "packages/app/package.json": JSON.stringify({ name: "app", version: "1.0.0", type: "module" }),
+    "packages/app/src/main.js": "import make from 'mylib';\n\nconst box = make();\n" +
+      "export const n = box.size;\n",
+    "packages/app/src/local.js":
+      "import { helper } from './helper.js';\n\nconst box = helper();\n" +
+      "export const n = box.size;\n",
+    "packages/app/src/helper.js": "export function helper() {\n  return JSON.parse('{}');\n}\n",
+  });
+  try {
+    const main = await Deno.readTextFile(join(repo.root, "packages/app/src/main.js"));
+    const local = await Deno.readTextFile(join(repo.root, "packages/app/src/local.js"));
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "definition", file: "packages/app/src/main.js", ...locate(main, "size") },
+      { id: 2, action: "definition", file: "packages/app/src/local.js", ...locate(local, "size") },
+    ]);
+    const unresolved = answer(lines[0]);
+    assert.match(unresolved.text, /^No definition found for `size`/);
+    assert.equal(unresolved.partial, true, unresolved.text);
+    assert.match(unresolved.text, /tsserver cannot resolve the import of "mylib"/);
+    const resolved = answer(lines[1]);
+    assert.match(resolved.text, /^No definition found for `size`/);
+    assert.equal(resolved.partial, false, resolved.text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
 Deno.test("rust-analyzer: a dependency cargo cannot resolve offline makes answers partial with its cargo metadata error, and status shows it", async () => {
   const repo = await hostileRepo({
     "Cargo.toml": '[package]\nname = "broken_deps"\nversion = "0.1.0"\nedition = "2021"\n\n' +
