@@ -2,7 +2,12 @@ import { dirname } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
-import { PYRIGHT_FILES_LISTED, pyrightAdapter, userInterpreter } from "./pyright.ts";
+import {
+  PYRIGHT_FILES_LISTED,
+  PYRIGHT_WEDGED,
+  pyrightAdapter,
+  userInterpreter,
+} from "./pyright.ts";
 
 const installHint = "Install basedpyright: `pip install basedpyright` (or `npm install -g " +
   "basedpyright` where pyright is not installed globally: both claim `pyright-langserver`).";
@@ -23,6 +28,7 @@ export const basedpyrightAdapter: Adapter = {
   readiness: "progress",
   readinessScope: "workspace",
   readyLogMessage: PYRIGHT_FILES_LISTED,
+  wedgedBy: PYRIGHT_WEDGED,
   settings: {
     basedpyright: {
       analysis: { logLevel: "Information", autoSearchPaths: true, diagnosticMode: "openFilesOnly" },

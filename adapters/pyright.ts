@@ -6,6 +6,12 @@ import { LspGateError } from "../src/errors.ts";
 
 /** pyright's log line once it has listed the workspace's source files. */
 export const PYRIGHT_FILES_LISTED = "^(Found \\d+ source files?|No source files found)";
+/**
+ * vscode-jsonrpc's CancellationTokenSource cancelled a second time (or after its disposal): pyright
+ * then fails the same request kind for good (a helper saw every later references fail so, about one
+ * run in six after a file was created during references).
+ */
+export const PYRIGHT_WEDGED = "_token\\.cancel is not a function";
 
 /** pyright, from PATH or lspgate's tools folder (a trusted root's node_modules first). */
 export const pyrightAdapter: Adapter = {
@@ -38,6 +44,7 @@ export const pyrightAdapter: Adapter = {
   readiness: "progress",
   readinessScope: "workspace",
   readyLogMessage: PYRIGHT_FILES_LISTED,
+  wedgedBy: PYRIGHT_WEDGED,
   settings: {
     python: {
       analysis: {

@@ -212,7 +212,10 @@ export class LspClient {
       return result;
     }, async (error) => {
       if (!(error instanceof LspGateError)) throw error;
-      if (error.code === "LSP_ERROR") this.#hang.heard();
+      if (error.code === "LSP_ERROR") {
+        this.#hang.heard();
+        if (this.#wedged(error)) throw this.#restartedAfter(error);
+      }
       if (error.code === "TIMEOUT") this.#timedOut(sentAt);
       if (error.code === "SERVER_EXITED") {
         const why = await this.#whyClosed(error);
@@ -233,6 +236,27 @@ export class LspClient {
       }
       throw error;
     }
+  }
+
+  /** Whether `error` is one that leaves the server broken (ClientOptions.wedgedBy). */
+  #wedged(error: LspGateError): boolean {
+    const pattern = this.options.wedgedBy;
+    return pattern !== undefined && new RegExp(pattern).test(error.message);
+  }
+
+  /** Stops a server `error` left broken; the error then says so, and to ask again. */
+  #restartedAfter(error: LspGateError): LspGateError {
+    if (!this.exitInfo && !this.#shuttingDown) {
+      this.#killReason = `it answered "${error.message.split("\n")[0]}", a fault of its own ` +
+        "that leaves it unable to answer until it restarts";
+      this.kill("SIGKILL");
+    }
+    return new LspGateError(
+      "LSP_ERROR",
+      `${error.message} (a fault of ${this.options.serverName}'s own that breaks it until it ` +
+        "restarts: lspgate stopped it, and the next question starts it again; ask again)",
+      error.data,
+    );
   }
 
   /** Kills the server once timeouts in a row say it hangs (see HangWatch). */

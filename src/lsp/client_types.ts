@@ -60,6 +60,13 @@ export interface ClientOptions {
    */
   crossFilePattern?: string;
   /**
+   * A pattern (regular expression source) of an error message after which the server answers
+   * nothing right again: a fault of its own that leaves it broken until it restarts (pyright's
+   * "this._token.cancel is not a function": a helper saw every later references fail so). The
+   * server is stopped, and its next question starts it again.
+   */
+  wedgedBy?: string;
+  /**
    * With "progress" readiness: the work-done progress token whose end means the server's index is
    * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
    * file alone). Readiness then waits for that work to begin (it may start a moment after the

@@ -109,6 +109,8 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
+  /** See ClientOptions.wedgedBy: an error after which the server answers nothing right again. */
+  wedgedBy?: string;
   /**
    * The server ignores `workspace/didChangeWatchedFiles` and learns of files changed on disk from
    * its own watcher, a moment later (typescript-language-server without useClientFileWatcher): a

@@ -56,6 +56,7 @@ export function clientOptions(
     openAfterConfiguration: entry.adapter.openAfterConfiguration,
     recheckByReopen: entry.adapter.recheckByReopen,
     crossFilePattern: entry.adapter.crossFilePattern,
+    wedgedBy: entry.adapter.wedgedBy,
     ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),
   };
 }

@@ -30,6 +30,7 @@ export const FAKE_MODES = [
   "content-modified",
   "refuse-hover",
   "stop-reading",
+  "wedged-once",
 ] as const;
 
 /** One of {@linkcode FAKE_MODES}. */
@@ -44,6 +45,8 @@ export interface FakeAdapterOptions {
   log?: string;
   /** Start a sleeping child process, to test process-group kills. */
   child?: boolean;
+  /** The adapter's wedgedBy (`wedged-once` answers references with such an error). */
+  wedgedBy?: string;
 }
 
 /** An adapter for `.fake` files whose server is this script in `mode`. */
@@ -60,6 +63,7 @@ export function fakeAdapter(mode: FakeMode, options: FakeAdapterOptions = {}): A
     resolve: () => Promise.resolve({ command }),
     installHint: "It is a test fake: run it with deno.",
     readiness: "immediate",
+    ...(options.wedgedBy ? { wedgedBy: options.wedgedBy } : {}),
   };
 }
 
@@ -145,6 +149,9 @@ function main(args: string[]) {
   const never = () => new Promise<never>(() => {});
   let initialized = false;
   let contentModified = 0;
+  // `wedged-once`: the first process to be asked references fails them for good (pyright's fault);
+  // its marker beside the log lets a restarted one answer.
+  let wedged = false;
 
   log({ method: "start" });
   if (args.includes("--child")) {
@@ -236,6 +243,21 @@ function main(args: string[]) {
         }
         return [location];
       case "textDocument/references":
+        if (mode === "wedged-once" && logFile) {
+          try {
+            Deno.writeTextFileSync(`${logFile}.wedged`, "", { createNew: true });
+            wedged = true;
+          } catch {
+            // Another process wedged before: this one answers.
+          }
+          if (wedged) {
+            throw new ResponseError(
+              -32603,
+              "Request textDocument/references failed with message: this._token.cancel is not " +
+                "a function",
+            );
+          }
+        }
         return [location];
       case "textDocument/hover":
         if (mode === "never-answer-hover") return await never();
