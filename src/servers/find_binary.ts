@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readVerified, sameFile } from "../permissions/file_io.ts";
 
 /** Where lspgate looks for a server: never inside the workspace unless the root is trusted. */
 export interface FindOptions {
@@ -172,13 +173,45 @@ export async function findPackage(
   stopAt: string,
 ): Promise<{ dir: string; version: string } | undefined> {
   for (let dir = from;; dir = dirname(dir)) {
-    const found = await readPackage(join(dir, "node_modules", pkg));
+    const found = await readPackageInside(join(dir, "node_modules", pkg), stopAt);
     if (found) return found;
     if (dir === stopAt || dir === dirname(dir) || !dir.startsWith(stopAt)) return undefined;
   }
 }
 
-/** Reads `<dir>/package.json`'s version, if the package is there. */
+/** The most of a project's package.json read. */
+const MAX_PACKAGE_JSON = 1024 * 1024;
+
+/**
+ * `<dir>/package.json`'s version, where the package lies inside `inside` (a workspace), read as the
+ * workspace boundary reads: the folder and the file by their real paths inside it, the file a
+ * regular one (a helper's find: a package.json linked to a file outside showed its `version` in
+ * `status`, and a FIFO there held the server's start, and lspgate's exit, for good).
+ */
+async function readPackageInside(
+  dir: string,
+  inside: string,
+): Promise<{ dir: string; version: string } | undefined> {
+  const within = (path: string) => path === inside || path.startsWith(inside + "/");
+  try {
+    const path = join(dir, "package.json");
+    const real = Deno.realPathSync(path);
+    if (!within(Deno.realPathSync(dir)) || !within(real)) return undefined;
+    const bytes = await readVerified(real, MAX_PACKAGE_JSON, (opened) => {
+      // Swapped between the look and the open: not read.
+      if (Deno.realPathSync(path) !== real || !sameFile(opened, Deno.statSync(real))) {
+        return Promise.reject(new Error(`${path} changed while it was read`));
+      }
+      return Promise.resolve();
+    });
+    const json = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof json.version === "string" ? { dir, version: json.version } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `<dir>/package.json`'s version, if the package is there (an install of the user's). */
 export async function readPackage(
   dir: string,
 ): Promise<{ dir: string; version: string } | undefined> {

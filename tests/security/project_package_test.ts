@@ -1,0 +1,49 @@
+// The project's own package.json that lspgate reads to name its TypeScript (never to run it, in an
+// untrusted root) is read as the workspace boundary reads: a helper linked
+// node_modules/typescript/package.json to a file outside, and `status` showed that file's
+// `version` to a sub-agent; a FIFO there held the server's start, and lspgate's exit, for good.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { hostileRepo, runLspgate, SECRET } from "./hostile.ts";
+
+const FILES = {
+  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true }, include: ["src"] }),
+  "package.json": JSON.stringify({ name: "w", version: "1.0.0" }),
+  "src/t.ts": "export const t = 1;\n",
+};
+const HOVER = { id: 1, action: "hover", file: "src/t.ts", line: 1, symbol: "t" };
+
+Deno.test("a project package.json linked outside the root is not read: its version is not shown", async () => {
+  const repo = await hostileRepo(FILES);
+  try {
+    await Deno.writeTextFile(join(repo.outside, "pkg.json"), JSON.stringify({ version: SECRET }));
+    await Deno.mkdir(join(repo.root, "node_modules/typescript"), { recursive: true });
+    await Deno.symlink(
+      join(repo.outside, "pkg.json"),
+      join(repo.root, "node_modules/typescript/package.json"),
+    );
+    const run = await runLspgate(repo.root, [HOVER, { id: 2, action: "status" }], {
+      flags: ["--role", "subagent"],
+    });
+    assert.equal(run.lines[0].ok, true, JSON.stringify(run.lines[0]));
+    assert.doesNotMatch(run.stdout, new RegExp(SECRET));
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("a FIFO as the project's package.json holds nothing back: the question is answered and lspgate exits", async () => {
+  const repo = await hostileRepo(FILES);
+  try {
+    await Deno.mkdir(join(repo.root, "node_modules/typescript"), { recursive: true });
+    const fifo = await new Deno.Command("mkfifo", {
+      args: [join(repo.root, "node_modules/typescript/package.json")],
+    }).output();
+    assert.equal(fifo.code, 0);
+    const run = await runLspgate(repo.root, [HOVER], { flags: ["--timeout", "5000"] });
+    assert.equal(run.lines[0].ok, true, JSON.stringify(run.lines[0]));
+    assert.match(JSON.stringify(run.lines[0]), /const t: 1/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
