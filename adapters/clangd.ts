@@ -2,7 +2,6 @@ import { dirname, extname, join } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
-import { pathExists } from "../src/fs.ts";
 
 const C_FAMILY = {
   ".c": "c",
@@ -126,7 +125,14 @@ export const clangdAdapter: Adapter = {
 /** The folder holding the project's compile_commands.json (the root or its build/), if any. */
 async function compileCommandsFolder(root: string): Promise<string | undefined> {
   for (const folder of [root, join(root, "build")]) {
-    if (await pathExists(join(folder, "compile_commands.json"))) return folder;
+    // Only one inside the root: a `build` linked outside would have status say whether a file
+    // exists there (a helper's find), and clangd read commands the repository does not hold.
+    try {
+      const real = await Deno.realPath(join(folder, "compile_commands.json"));
+      if (real.startsWith(root + "/") && (await Deno.stat(real)).isFile) return folder;
+    } catch {
+      // Not there.
+    }
   }
   return undefined;
 }

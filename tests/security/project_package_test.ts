@@ -47,3 +47,30 @@ Deno.test("a FIFO as the project's package.json holds nothing back: the question
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("a build folder linked outside the root: whether it holds a compile_commands.json is not told", async () => {
+  const statusOf = async (withCommands: boolean) => {
+    const repo = await hostileRepo({ "m.c": "int main(void) { return 0; }\n" });
+    try {
+      if (withCommands) {
+        await Deno.writeTextFile(join(repo.outside, "compile_commands.json"), "[]\n");
+      }
+      await Deno.symlink(repo.outside, join(repo.root, "build"));
+      const run = await runLspgate(repo.root, [
+        { id: 1, action: "diagnostics", file: "m.c" },
+        { id: 2, action: "status" },
+      ], { flags: ["--role", "subagent"] });
+      const text = (run.lines[1].content as { text: string }[])[0].text;
+      return text.split("\n").filter((line) => line.includes("clangd for"));
+    } finally {
+      await Deno.remove(repo.base, { recursive: true });
+    }
+  };
+  const [there, absent] = [await statusOf(true), await statusOf(false)];
+  assert.equal(there.length, 1);
+  assert.doesNotMatch(there[0], /compile_commands\.json in/);
+  assert.deepEqual(
+    there.map((l) => l.replace(/pid \d+|up \d+ s|\d+ MiB/g, "")),
+    absent.map((l) => l.replace(/pid \d+|up \d+ s|\d+ MiB/g, "")),
+  );
+});
