@@ -298,3 +298,18 @@ Deno.test("servers.<id>.memoryCapMiB: a whole number of at least 64 MiB, from th
     /servers\.pyright\.memoryCapMiB: not allowed in a workspace config/,
   );
 });
+
+Deno.test("parseWorkspaceConfig() refuses a path that climbs out anywhere, not only at its start", () => {
+  const message = problem(
+    `{"servers": {
+  "yaml": {"settings": {"yaml": {"config": "./../outside/deno.json"}}},
+  "css": {"settings": {"css": {"customData": ["sub/../../x.json", "sub\\\\..\\\\..\\\\y.json"]}}},
+  "json": {"settings": {"json": {"format": {"enable": true}, "note": "a..b"}}}
+}}`,
+    parseWorkspace,
+  );
+  assert.match(message, /:2: servers\.yaml\.settings\.yaml\.config: names a program or a path/);
+  assert.match(message, /:3: servers\.css\.settings\.css\.customData\.0: /);
+  assert.match(message, /:3: servers\.css\.settings\.css\.customData\.1: /);
+  assert.doesNotMatch(message, /note/);
+});

@@ -124,5 +124,8 @@ function programSettings(value: unknown, at: (string | number)[]): (string | num
   );
 }
 
-/** A string value naming a place outside the project: absolute, home, parent, or a URL. */
-const OUTSIDE_VALUE = /^(\/|~|\.\.(\/|$)|[a-z][a-z0-9+.-]*:)/i;
+/**
+ * A string value naming a place outside the project: absolute, home, a URL, or a path with a `..`
+ * segment anywhere (`./../x`, `sub/../../x`: a helper's find, only a leading `..` was refused).
+ */
+const OUTSIDE_VALUE = /^(\/|\\|~|[a-z][a-z0-9+.-]*:)|(^|[/\\])\.\.([/\\]|$)/i;
