@@ -111,7 +111,11 @@ export class Session {
       startedAt: view?.startedAt ?? Date.now(),
       version: VERSION,
       changeTracking: () => this.#watcher.tracking,
-      watcher: () => ({ runsOn: this.#watcher.runsOn, pid: this.#watcher.processId }),
+      watcher: () => ({
+        runsOn: this.#watcher.runsOn,
+        pid: this.#watcher.processId,
+        shared: this.#watcher.processShared,
+      }),
       ...(options.daemonPid !== undefined ? { daemonPid: options.daemonPid } : {}),
       notices: () => options.notices ?? [],
     };

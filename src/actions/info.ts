@@ -147,6 +147,8 @@ interface WatcherView {
   /** Its own process's, where it runs in one. */
   pid?: number;
   rssMiB?: number;
+  /** It watches the daemon's other roots too: its size is not told. */
+  shared?: boolean;
 }
 
 /** Where the watcher runs; its own process's pid and resident memory where it has one. */
@@ -156,7 +158,15 @@ function watcherView(
 ): WatcherView | undefined {
   const where = session.watcher?.();
   if (!where?.runsOn) return undefined;
-  if (where.pid === undefined) return { runsOn: where.runsOn };
+  // A process every root of the daemon shares: its size would tell of the other workspaces (a
+  // helper saw a client's figure rise 41 → 63 MiB as another root of 40,000 folders opened).
+  if (where.pid === undefined || where.shared) {
+    return {
+      runsOn: where.runsOn,
+      ...(where.pid !== undefined ? { pid: where.pid } : {}),
+      ...(where.shared ? { shared: true } : {}),
+    };
+  }
   // The table the servers were just measured from: one read of /proc for the whole status.
   const kib = memory.processes && treeRssKiB(where.pid, memory.processes);
   const rss = kib === undefined ? undefined : Math.round(kib / 1024);
@@ -171,7 +181,11 @@ function describeWatcher(view: WatcherView): string {
   if (view.runsOn !== "process") {
     return `the watcher runs on ${view.runsOn === "worker" ? "a Worker" : "the main thread"}`;
   }
-  const rss = view.rssMiB !== undefined ? `, ${view.rssMiB} MiB resident` : "";
+  const rss = view.shared
+    ? ", shared with the daemon's other workspaces"
+    : view.rssMiB !== undefined
+    ? `, ${view.rssMiB} MiB resident`
+    : "";
   return `the watcher runs in lspgate's watcher process (pid ${view.pid}${rss})`;
 }
 

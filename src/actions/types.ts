@@ -51,7 +51,11 @@ export interface SessionFacts {
    */
   changeTracking?(): ChangeTracking;
   /** Where the workspace watcher runs, and its process's pid where it has one of its own. */
-  watcher?(): { runsOn: "main thread" | "worker" | "process" | undefined; pid?: number };
+  watcher?(): {
+    runsOn: "main thread" | "worker" | "process" | undefined;
+    pid?: number;
+    shared?: boolean;
+  };
   /** The pid of the daemon that serves this session, when a daemon does. */
   daemonPid?: number;
   /** What the session set aside or repaired on its own (an ignored workspace config…). */

@@ -92,6 +92,7 @@ class WatcherHub {
     };
     return {
       pid: this.pid,
+      shared: () => this.#roots.size > 1,
       events: events(),
       stop: () => {
         const deliver = this.#roots.get(id);

@@ -36,6 +36,8 @@ export interface WatchEvent {
 /** A watcher process's events, in the kernel's order, and how to end it (inotify_process.ts). */
 export interface WatchEventSource {
   pid: number;
+  /** Whether the process watches other roots too (a daemon's): its size is theirs too. */
+  shared?(): boolean;
   events: AsyncIterable<WatchEvent>;
   stop(): void;
 }

@@ -41,6 +41,8 @@ export interface WorkspaceWatcher {
   readonly runsOn: "main thread" | "worker" | "process" | undefined;
   /** The watcher process's pid, where it runs in one. */
   readonly processId: number | undefined;
+  /** Whether that process watches other roots too (a daemon's, shared by its sessions). */
+  readonly processShared: boolean;
   stop(): void;
 }
 
@@ -372,6 +374,9 @@ export function watchWorkspace(
     },
     get processId() {
       return watcherProcess?.pid;
+    },
+    get processShared() {
+      return watcherProcess?.shared?.() ?? false;
     },
     get heard() {
       return undelivered === 0 ? reports : undefined;

@@ -47,6 +47,13 @@ Deno.test("two workspaces share one daemon, and neither learns anything of the o
       },
     );
 
+    await t.step("the watcher process both roots share is not measured for either", async () => {
+      const { details } = await json(a, ["call", "status"]);
+      assert.equal(details.watcher?.runsOn, "process", JSON.stringify(details.watcher));
+      assert.equal(details.watcher.shared, true);
+      assert.equal(details.watcher.rssMiB, undefined);
+    });
+
     await t.step("a daemon status names no other root, main or sub-agent", async () => {
       for (const role of ["main", "subagent"]) {
         const daemon = JSON.parse((await run(a, ["daemon", "status", "--role", role])).stdout);
