@@ -5,7 +5,13 @@
 // needs allow_partial.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { answered, openSession, partialRenameApplied, referencesAt } from "../helpers/session.ts";
+import {
+  answered,
+  openSession,
+  partialRenameApplied,
+  referencesAt,
+  refusedAsPartial,
+} from "../helpers/session.ts";
 import { spanWithin } from "../helpers/locate.ts";
 
 const FILES: Record<string, string> = {
@@ -81,6 +87,77 @@ Deno.test("gopls: files its build leaves out (//go:build ignore, x_windows.go) m
     // What gopls did not search stays as it was, and no longer builds: why it was refused.
     for (const file of ["greet_windows.go", "gen.go"]) {
       assert.equal(await Deno.readTextFile(join(root, file)), FILES[file], file);
+    }
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+// A go.work's modules are one gopls view; a module beside them that its `use` list leaves out is
+// in no package of it. References to a.Foo asked from a missed c's call and said complete, and an
+// applied rename broke c's build; asked from c, gopls answered from c's own view and missed b's.
+const WORK: Record<string, string> = {
+  "go.work": "go 1.21\n\n// The modules of this workspace.\nuse (\n\t./a // the library\n" +
+    '\t"./b"\n)\n',
+  "a/go.mod": "module example.com/a\n\ngo 1.21\n",
+  "a/a.go": "package a\n\n// Foo is used by b and c.\nfunc Foo() int { return 1 }\n",
+  "b/go.mod": "module example.com/b\n\ngo 1.21\n\nrequire example.com/a v0.0.0\n\n" +
+    "replace example.com/a => ../a\n",
+  "b/b.go": 'package b\n\nimport "example.com/a"\n\nvar B = a.Foo()\n',
+  "c/go.mod": "module example.com/c\n\ngo 1.21\n\nrequire example.com/a v0.0.0\n\n" +
+    "replace (\n\texample.com/a => ../a // the library, beside it\n)\n",
+  "c/c.go": 'package c\n\nimport "example.com/a"\n\nvar C = a.Foo()\n',
+  // Unused by go.work too, but without the name: not named.
+  "d/go.mod": "module example.com/d\n\ngo 1.21\n",
+  "d/d.go": "package d\n\nvar D = 4\n",
+};
+
+Deno.test("gopls: a module go.work does not use makes references and rename partial, naming its files; asked from it, those of the modules go.work uses", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_gopls_work_" }));
+  for (const [rel, text] of Object.entries(WORK)) {
+    await Deno.mkdir(join(root, rel, ".."), { recursive: true });
+    await Deno.writeTextFile(join(root, rel), text);
+  }
+  const at = (file: string, context: string, name: string) => ({
+    file,
+    ...spanWithin(WORK[file], context, name),
+  });
+  const session = await openSession(root, { role: "main", allowMutations: true });
+  try {
+    const foo = at("a/a.go", "func Foo(", "Foo");
+    const where = { file: "a/a.go", line: foo.line, symbol: "Foo" };
+    const fromA = await referencesAt(session, 1, where, [foo, at("b/b.go", "a.Foo()", "Foo")]);
+    const reason = "c/c.go is in no module go.work uses: gopls did not search it";
+    assert.equal(fromA.details.partialReason, reason, fromA.text);
+
+    const call = at("c/c.go", "a.Foo()", "Foo");
+    const fromC = await referencesAt(
+      session,
+      2,
+      { file: "c/c.go", line: call.line, symbol: "Foo" },
+      [foo, call],
+    );
+    assert.equal(
+      fromC.details.partialReason,
+      "go.work does not use the module c, so gopls answered from it and the packages it " +
+        "imports alone: it did not search b/b.go",
+      fromC.text,
+    );
+
+    refusedAsPartial(
+      await session.handle({
+        id: 3,
+        action: "rename",
+        ...where,
+        new_name: "Foo2",
+        apply: true,
+        if_clean: true,
+      }),
+      reason,
+    );
+    for (const [rel, text] of Object.entries(WORK)) {
+      assert.equal(await Deno.readTextFile(join(root, rel)), text, rel);
     }
   } finally {
     await session.close();
