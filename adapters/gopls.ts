@@ -25,6 +25,8 @@ export const goplsAdapter: Adapter = {
   installHint,
   // gopls holds each request until the workspace is loaded, and answers it then.
   readiness: "immediate",
+  // A file its build leaves out: asked, as its view's push races the default view's empty one.
+  diagnosticsHook: "gopls",
   env: { GOTOOLCHAIN: "local", GOPROXY: "off" },
   // Workspace symbols from the workspace, matched as a substring: an agent searching its code
   // wants its code, not fuzzy matches from the standard library.

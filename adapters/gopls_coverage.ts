@@ -7,6 +7,7 @@
 // only those that hold the name as a word. So does a go.work's: see go_work.ts.
 import { basename } from "node:path";
 import { env } from "../src/fs.ts";
+import type { ClientOptions } from "../src/lsp/client_types.ts";
 import { fromFileUrl } from "../src/servers/uri.ts";
 import type { CoverageContext, CoverageHook } from "./coverage.ts";
 import { outsideWorkView, type WorkView } from "./go_work.ts";
@@ -33,7 +34,7 @@ const scanned = new WeakMap<readonly string[], { key: string; left: Promise<stri
 
 /** See the file comment. */
 export const goplsCoverage: CoverageHook = async (context) => {
-  const build = buildOf(context);
+  const build = buildOf(context.client.options);
   const files = await context.files();
   const key = `${build.os}/${build.arch}/${[...build.tags].sort().join(",")}`;
   let scan = scanned.get(files);
@@ -119,8 +120,7 @@ export interface Build {
 }
 
 /** The build gopls loads: its GOOS, GOARCH, cgo, and GOFLAGS' or buildFlags' -tags. */
-function buildOf(context: CoverageContext): Build {
-  const options = context.client.options;
+export function buildOf(options: ClientOptions): Build {
   const own = options.process.env ?? {};
   const get = (name: string) => own[name] ?? env(name);
   const os = get("GOOS") || (Deno.build.os as string);

@@ -51,7 +51,7 @@ const SEVERITY: Record<string, proto.DiagnosticSeverity> = { warning: 2, suggest
  * `typescript.tsserverRequest`; undefined where the server offers no such command (another server
  * under the typescript adapter's name) or tsserver gave no answer (a cancelled request).
  */
-export const tsserverDiagnostics: DiagnosticsHook = async (context) => {
+export const tsserverDiagnostics: DiagnosticsHook<proto.Diagnostic[]> = async (context) => {
   const commands = context.serverCapabilities.executeCommandProvider?.commands ?? [];
   if (!commands.includes(COMMAND)) return undefined;
   const preferences = field(context.options.initializationOptions, "preferences");

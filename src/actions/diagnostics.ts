@@ -222,8 +222,12 @@ export async function diagnose(
   if (primary.raw.status === "timeout") {
     return { file: doc.rel, status: "timeout", diagnostics: [], message: primary.raw.reason };
   }
+  // Said as not checked, never as clean (gopls on a file its build leaves out).
+  if (primary.raw.status === "unchecked") {
+    return { file: doc.rel, status: "unsupported", diagnostics: [], message: primary.raw.reason };
+  }
   const notes = [
-    ...others.filter((r) => r.raw.status === "timeout").map((r) =>
+    ...others.filter((r) => r.raw.status !== "ok").map((r) =>
       `${r.source.server}: ${r.raw.reason}`
     ),
     ...linters.failures.map((f) => `${f.server}: ${f.error.code}: ${f.error.message}`),

@@ -17,6 +17,9 @@ export async function askDiagnosticsHook(
   if (!hook) return undefined;
   try {
     const items = await hook(context);
+    if (items && !Array.isArray(items)) {
+      return { status: "unchecked", items: [], reason: items.unchecked };
+    }
     return items && { status: "ok", items };
   } catch (error) {
     if (!(error instanceof LspGateError)) throw error;

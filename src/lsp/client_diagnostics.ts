@@ -183,6 +183,7 @@ export class ClientDiagnostics {
       options: host.options,
       serverCapabilities: host.capabilities,
       clientCapabilities: { ...CLIENT_CAPABILITIES, ...host.options.extraCapabilities },
+      text: this.#texts.get(uri),
       request: <R>(method: string, params: unknown) =>
         host.request<R>(method, params, {
           timeoutMs: Math.max(1, deadline - performance.now()),

@@ -108,7 +108,8 @@ export interface ClientOptions {
 
 /** A pushed or pulled diagnostics set, raw from the server. */
 export interface RawDiagnostics {
-  status: "ok" | "timeout";
+  /** unchecked: the server does not check the document (a hook said so; reason says why). */
+  status: "ok" | "timeout" | "unchecked";
   items: proto.Diagnostic[];
   /** Why status is not ok, in words. */
   reason?: string;

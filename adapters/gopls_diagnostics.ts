@@ -1,0 +1,43 @@
+// gopls's diagnostics of a file its build leaves out (gopls_coverage.ts), asked instead of awaited.
+// gopls checks such a file in a view of another GOOS that it makes for it once the file is open
+// (`//go:build darwin || freebsd` under darwin, `//go:build ignore` as a package of its own), and
+// that view's push races the default view's empty one: with the files of go-isatty opened
+// together, gopls v0.23 pushed isatty_bsd.go's type error or, as often, only `[]`, and the sweep
+// counted the file clean. Asked with textDocument/diagnostic, which gopls answers though it does
+// not announce it (with `"kind": ""`), it type-checks the file in that view every time; for a file
+// no build holds (a custom tag) it answers null or "no package metadata for file", and the file is
+// said to be not checked.
+import type * as proto from "vscode-languageserver-protocol";
+import { basename } from "node:path";
+import { LspGateError } from "../src/errors.ts";
+import type { DiagnosticsHook } from "../src/lsp/diagnostics_hook.ts";
+import { fromFileUrl } from "../src/servers/uri.ts";
+import { buildOf, constraintMatches, nameMatches } from "./gopls_coverage.ts";
+
+/** See the file comment; a file in gopls's build is left to its pushes. */
+export const goplsDiagnostics: DiagnosticsHook = async (context) => {
+  const path = fromFileUrl(context.uri);
+  const build = buildOf(context.options);
+  if (!path?.endsWith(".go") || context.text === undefined) return undefined;
+  if (nameMatches(basename(path), build) && constraintMatches(context.text, build)) {
+    return undefined;
+  }
+  const unchecked = `gopls's build (${build.os}/${build.arch}) leaves it out (build ` +
+    "constraints), and gopls";
+  const noBuild = { unchecked: `${unchecked} found no other build that holds it: not checked` };
+  let report: proto.DocumentDiagnosticReport | null;
+  try {
+    report = await context.request<proto.DocumentDiagnosticReport | null>(
+      "textDocument/diagnostic",
+      { textDocument: { uri: context.uri } },
+    );
+  } catch (error) {
+    if (!(error instanceof LspGateError) || error.code !== "LSP_ERROR") throw error;
+    // Said as null, or as "no package metadata for file …", by turns.
+    if (/no package/i.test(error.message)) return noBuild;
+    return { unchecked: `${unchecked} did not answer for it: ${error.message}` };
+  }
+  const items = (report as proto.FullDocumentDiagnosticReport | null)?.items;
+  if (Array.isArray(items)) return items;
+  return noBuild;
+};
