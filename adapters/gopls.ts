@@ -27,6 +27,9 @@ export const goplsAdapter: Adapter = {
   readiness: "immediate",
   // A file its build leaves out: asked, as its view's push races the default view's empty one.
   diagnosticsHook: "gopls",
+  // gopls v0.23 told of b/b.go created in a new folder (didChangeWatchedFiles) loads no package
+  // for it until it is opened: references to a.Foo kept missing its call, complete.
+  openCreatedFiles: true,
   env: { GOTOOLCHAIN: "local", GOPROXY: "off" },
   // Workspace symbols from the workspace, matched as a substring: an agent searching its code
   // wants its code, not fuzzy matches from the standard library.

@@ -118,6 +118,12 @@ export interface Adapter {
    * that follows the change is answered for it.
    */
   openChangedFiles?: boolean;
+  /**
+   * The server loads no package created on disk while it runs until one of its files is opened
+   * (gopls): a few files of its languages created while it runs are opened in it, as
+   * `openChangedFiles` opens changed ones.
+   */
+  openCreatedFiles?: boolean;
   /** See ClientOptions.crossFilePattern: the files whose changes can touch others' diagnostics. */
   crossFilePattern?: string;
   /** See ClientOptions.recheckByReopen: servers silent on a didChange with identical text. */

@@ -11,6 +11,8 @@ import { isWatched } from "./watched.ts";
 import type { ManagerOptions, ServerEntry } from "./manager_types.ts";
 
 const MAX_OPENED_ON_CHANGE = 16;
+/** Longest wait for a server to check the files created and opened in it (openCreatedFiles). */
+const CREATED_CHECK_MS = 3000;
 
 /** The largest file handed to a server: above sqlite3.c's 9 MB, below what stalls lspgate long. */
 export const MAX_SERVED_BYTES = 16 * 2 ** 20;
@@ -98,28 +100,37 @@ export class DiskSync {
    * For a server that learns of changes on disk only from its own file watcher (see
    * Adapter.openChangedFiles): the files of its languages that changed are opened in it, so the
    * change reaches it before the next query, in order. A batch larger than a few files (a
-   * codemod, a checkout) is left to the server's watcher.
+   * codemod, a checkout) is left to the server's watcher. `checked`: then waits (bounded) for the
+   * server's diagnostics of each, which it gives once it has loaded the file's package.
    */
   async openChanged(
     entry: ServerEntry,
     client: ServerClient,
     changes: FileChange[],
+    checked = false,
   ): Promise<void> {
     const files = changes.filter((c) =>
       c.type !== 3 && languageIdOf(entry.adapter, c.path) !== undefined &&
       !this.locks.isExclusive(c.path)
     );
     if (files.length === 0 || files.length > MAX_OPENED_ON_CHANGE) return;
+    const opened: string[] = [];
     for (const change of files) {
       // Only this server's own files: one of a nested project belongs to that project's server.
       const pick = await this.pick(change.path).catch(() => undefined);
       if (pick?.adapter.id !== entry.adapter.id || pick.root !== entry.root) continue;
       try {
-        await this.syncFile(entry, client, change.path);
+        opened.push((await this.syncFile(entry, client, change.path)).uri);
       } catch {
         // Gone again, or refused by the boundary: the server's own watcher tells it.
       }
     }
+    if (!checked) return;
+    // gopls loads an opened file's package after the didOpen, not before the next request: asked
+    // at once, references to a.Foo still missed the call in b/b.go, created in a new folder.
+    await Promise.all(
+      opened.map((uri) => client.diagnostics(uri, CREATED_CHECK_MS).catch(() => {})),
+    );
   }
 
   /** Opens again, in a server restarted after a crash, the documents its predecessor had open. */

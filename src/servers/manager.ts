@@ -228,6 +228,9 @@ export class ServerManager {
       try {
         await client.filesChanged(notOpen.map((c) => ({ uri: toFileUrl(c.path), type: c.type })));
         if (entry.adapter.openChangedFiles) await this.#disk.openChanged(entry, client, notOpen);
+        else if (entry.adapter.openCreatedFiles) {
+          await this.#disk.openChanged(entry, client, notOpen.filter((c) => c.type === 1), true);
+        }
       } catch {
         // A server that died meanwhile is restarted on its next use.
       }

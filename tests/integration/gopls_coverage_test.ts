@@ -164,3 +164,30 @@ Deno.test("gopls: a module go.work does not use makes references and rename part
     await Deno.remove(root, { recursive: true });
   }
 });
+
+// gopls told of a file created in a new folder (didChangeWatchedFiles) loads no package for it
+// until the file is opened: references to a.Foo kept missing b's call, complete, and an applied
+// rename broke b. A Go file created while gopls runs is now opened in it before the next query.
+Deno.test("gopls: a package created while gopls runs is searched by the next references", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_gopls_new_" }));
+  const a = "package a\n\nfunc Foo() int { return 1 }\n\nfunc Bar() int { return Foo() }\n";
+  const b = 'package b\n\nimport "example.com/s/a"\n\nvar X = a.Foo()\n';
+  await Deno.writeTextFile(join(root, "go.mod"), "module example.com/s\n\ngo 1.21\n");
+  await Deno.mkdir(join(root, "a"));
+  await Deno.writeTextFile(join(root, "a/a.go"), a);
+  const session = await openSession(root);
+  try {
+    const foo = { file: "a/a.go", ...spanWithin(a, "func Foo(", "Foo") };
+    const where = { file: "a/a.go", line: foo.line, symbol: "Foo" };
+    const bar = { file: "a/a.go", ...spanWithin(a, "return Foo()", "Foo") };
+    await referencesAt(session, 1, where, [foo, bar]);
+    await Deno.mkdir(join(root, "b"));
+    await Deno.writeTextFile(join(root, "b/b.go"), b);
+    const call = { file: "b/b.go", ...spanWithin(b, "a.Foo()", "Foo") };
+    const refs = await referencesAt(session, 2, where, [foo, bar, call]);
+    assert.equal(refs.details.partial, false, refs.text);
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
