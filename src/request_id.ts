@@ -31,3 +31,13 @@ export function idWrittenExactly(line: string, id: number): boolean {
   scanner.feed(new TextEncoder().encode(line));
   return scanner.id === id;
 }
+
+/** The CANCELLED error's message for the request whose id is `key` (its JSON). */
+export function cancelledMessage(key: string): string {
+  return `request ${key} was cancelled`;
+}
+
+/** What a `cancel` answers about `target`. */
+export function cancelText(target: string | number, cancelled: boolean): string {
+  return cancelled ? `Cancelled request ${target}.` : `No request ${target} is in flight.`;
+}

@@ -13,7 +13,7 @@ import type { LspGateConfig } from "./config.ts";
 import type { Telemetry } from "./telemetry.ts";
 import { VERSION } from "./version.ts";
 import { budgetOf, realFolders, recoverApplies } from "./session_open.ts";
-import { checkId } from "./request_id.ts";
+import { cancelText, checkId } from "./request_id.ts";
 import {
   describeAction,
   describeIssues,
@@ -311,7 +311,7 @@ export class Session {
       ok: true,
       content: [{
         type: "text",
-        text: controller ? `Cancelled request ${target}.` : `No request ${target} is in flight.`,
+        text: cancelText(target, controller !== undefined),
       }],
       details: { target, cancelled: controller !== undefined },
     };

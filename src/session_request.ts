@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { canonicalAction } from "./actions/aliases.ts";
 import { LspGateError } from "./errors.ts";
+import { cancelledMessage } from "./request_id.ts";
 import type { RequestId } from "./session.ts";
 
 /**
@@ -11,7 +12,7 @@ import type { RequestId } from "./session.ts";
  */
 export function untilCancelled<T>(work: Promise<T>, signal: AbortSignal, key: string): Promise<T> {
   work.catch(() => {});
-  const cancelled = () => new LspGateError("CANCELLED", `request ${key} was cancelled`);
+  const cancelled = () => new LspGateError("CANCELLED", cancelledMessage(key));
   if (signal.aborted) return Promise.reject(cancelled());
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(cancelled());

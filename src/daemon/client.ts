@@ -1,5 +1,5 @@
 import { LspGateError } from "../errors.ts";
-import { checkId } from "../request_id.ts";
+import { cancelledMessage, cancelText, checkId } from "../request_id.ts";
 import { LineWriter, readLines } from "../frontends/lines.ts";
 import type { Hello } from "./server.ts";
 
@@ -25,7 +25,13 @@ export class DaemonConnection {
   readonly #writer: LineWriter;
   readonly #pending = new Map<
     number,
-    { resolve: (line: DaemonResponse) => void; callerId: unknown; progress?: (p: unknown) => void }
+    {
+      resolve: (line: DaemonResponse) => void;
+      callerId: unknown;
+      progress?: (p: unknown) => void;
+      /** A cancel's target as the caller named it. */
+      target?: string | number;
+    }
   >();
   readonly #byCallerId = new Map<string, number>();
   #nextId = 1;
@@ -85,17 +91,19 @@ export class DaemonConnection {
     if (this.#closed) return Promise.resolve(lost(callerId));
     const id = this.#nextId++;
     let message = raw;
+    let cancelled: string | number | undefined;
     if (raw && typeof raw === "object" && !Array.isArray(raw)) {
       const fields: Record<string, unknown> = { ...(raw as Record<string, unknown>), id };
       // A cancel names the caller's id of its target: send ours.
       const target = fields.target;
       if (isCancel(fields) && (typeof target === "string" || typeof target === "number")) {
         fields.target = this.#byCallerId.get(JSON.stringify(target)) ?? -1;
+        cancelled = target;
       }
       message = fields;
     }
     return new Promise((resolve) => {
-      this.#pending.set(id, { resolve, callerId, progress });
+      this.#pending.set(id, { resolve, callerId, progress, target: cancelled });
       this.#byCallerId.set(JSON.stringify(callerId), id);
       this.#writer.write(JSON.stringify(message));
     });
@@ -183,7 +191,7 @@ export class DaemonConnection {
         }
         this.#pending.delete(id);
         this.#byCallerId.delete(JSON.stringify(waiter.callerId));
-        waiter.resolve({ ...message, id: waiter.callerId } as DaemonResponse);
+        waiter.resolve(inCallerIds(message, id, waiter) as DaemonResponse);
       }
     } catch {
       // The daemon went away.
@@ -220,4 +228,30 @@ export class DaemonGoneError extends Error {
     super("the daemon closed the connection before answering");
     this.name = "DaemonGoneError";
   }
+}
+
+/**
+ * A response as the caller sees it: its id, and the ids a cancel and a cancelled request name,
+ * the caller's (the daemon's own were shown: "Cancelled request 1.", "No request -1 is in flight",
+ * a helper's find).
+ */
+function inCallerIds(
+  message: Record<string, unknown>,
+  ours: number,
+  waiter: { callerId: unknown; target?: string | number },
+): Record<string, unknown> {
+  const answer: Record<string, unknown> = { ...message, id: waiter.callerId };
+  const error = message.error as { code?: unknown; message?: unknown } | undefined;
+  if (error?.code === "CANCELLED" && error.message === cancelledMessage(JSON.stringify(ours))) {
+    answer.error = { ...error, message: cancelledMessage(JSON.stringify(waiter.callerId)) };
+  }
+  const details = message.details as { target?: unknown; cancelled?: unknown } | undefined;
+  if (waiter.target !== undefined && message.ok === true && details) {
+    answer.details = { ...details, target: waiter.target };
+    answer.content = [{
+      type: "text",
+      text: cancelText(waiter.target, details.cancelled === true),
+    }];
+  }
+  return answer;
 }

@@ -66,3 +66,36 @@ Deno.test("a cancel on the next line cancels a request still starting its server
 function byId(lines: Line[]): Map<unknown, Line> {
   return new Map(lines.map((line) => [line.id, line]));
 }
+
+Deno.test("through the daemon, a cancel and the request it cancelled name the caller's ids, never the daemon's", async () => {
+  const ws = await TempWorkspace.copy("typescript");
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rt_" }));
+  await Deno.chmod(runtime, 0o700);
+  const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
+  const program = new Program(["--root", ws.root, "--daemon"], env);
+  try {
+    const call = await ws.within("src/index.ts", "formatPrice(basket", "formatPrice");
+    await program.send(
+      { id: 5, action: "definition", file: "src/index.ts", line: call.line, column: call.column },
+      { id: 6, action: "cancel", target: 5 },
+      { id: 7, action: "cancel", target: 777 },
+    );
+    const answers = byId(await program.read(3));
+    assert.deepEqual(answers.get(6)?.details, { target: 5, cancelled: true });
+    assert.equal((answers.get(6)?.content as { text: string }[])[0].text, "Cancelled request 5.");
+    assert.deepEqual(answers.get(7)?.details, { target: 777, cancelled: false });
+    assert.equal(
+      (answers.get(7)?.content as { text: string }[])[0].text,
+      "No request 777 is in flight.",
+    );
+    const cancelled = answers.get(5)?.error as { code: string; message: string };
+    assert.equal(cancelled.code, "CANCELLED");
+    assert.equal(cancelled.message, "request 5 was cancelled");
+  } finally {
+    await program.finish();
+    const stop = new Program(["--root", ws.root, "daemon", "stop"], env);
+    await stop.finish();
+    await ws.remove();
+    await Deno.remove(runtime, { recursive: true });
+  }
+});
