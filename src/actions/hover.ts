@@ -12,8 +12,11 @@ import { lacking, offers, orRefused } from "./refused_methods.ts";
 
 const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
 
-/** The type pyright and basedpyright give what they could not learn (`(function) cow: Unknown`). */
-const UNKNOWN_TYPE = /\bUnknown\b/;
+/**
+ * The type pyright and basedpyright give what they could not learn, as the whole type of the name
+ * (`(function) cow: Unknown`); an untyped parameter's `Unknown` in a known signature is no sign.
+ */
+const UNKNOWN_TYPE = /^\([\w ]+\) [^\n]*?: Unknown$/m;
 
 /** The code blocks of a hover's markdown (its signature, not its documentation's words). */
 function codeOf(markdown: string): string {
