@@ -27,6 +27,8 @@ export const goplsAdapter: Adapter = {
   readiness: "immediate",
   // A file its build leaves out: asked, as its view's push races the default view's empty one.
   diagnosticsHook: "gopls",
+  // What its build rules read of lspgate's environment (go_build.ts), handed to its client.
+  hostEnv: ["GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS"],
   // gopls v0.23 told of b/b.go created in a new folder (didChangeWatchedFiles) loads no package
   // for it until it is opened: references to a.Foo kept missing its call, complete.
   openCreatedFiles: true,

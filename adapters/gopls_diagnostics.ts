@@ -11,12 +11,14 @@ import type * as proto from "vscode-languageserver-protocol";
 import { basename } from "node:path";
 import { LspGateError } from "../src/errors.ts";
 import type { DiagnosticsHook } from "../src/lsp/diagnostics_hook.ts";
-import { fromFileUrl } from "../src/servers/uri.ts";
-import { buildOf, constraintMatches, nameMatches } from "./gopls_coverage.ts";
+import { buildOf, constraintMatches, nameMatches } from "./go_build.ts";
 
 /** See the file comment; a file in gopls's build is left to its pushes. */
 export const goplsDiagnostics: DiagnosticsHook = async (context) => {
-  const path = fromFileUrl(context.uri);
+  // Its name only (node:url's reader is no API the client's code may load: client_wall_test).
+  const path = context.uri.startsWith("file:")
+    ? decodeURIComponent(new URL(context.uri).pathname)
+    : undefined;
   const build = buildOf(context.options);
   if (!path?.endsWith(".go") || context.text === undefined) return undefined;
   if (nameMatches(basename(path), build) && constraintMatches(context.text, build)) {

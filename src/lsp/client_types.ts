@@ -8,6 +8,11 @@ import type { ProcessSpec } from "./process.ts";
 export interface ClientOptions {
   /** Adapter id, used in messages ("pyright"). */
   serverName: string;
+  /**
+   * lspgate's platform (Deno's names) and the variables of its environment the adapter's hooks
+   * read (Adapter.hostEnv), for code that runs in the client, which reads no environment itself.
+   */
+  host?: { os: string; arch: string; env: Record<string, string> };
   /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */
   memoryCapMiB?: number;
   /** Absolute, real path of the project root this server serves. */

@@ -25,31 +25,18 @@ export const DEFAULT_SKIPPED_FOLDERS: ReadonlySet<string> = new Set([
  * Maven, sbt, Leiningen. Anywhere else `target` can be a project's own source folder, which its
  * server reads: skipped, its files' changes went unreported and pyright answered from the old text.
  */
-const TARGET_MANIFESTS = ["Cargo.toml", "pom.xml", "build.sbt", "project.clj"];
-/** Folders found to hold such a manifest (a build's events under them come by the thousand). */
-const ownersOfTarget = new Set<string>();
-const MAX_OWNERS = 1_024;
+export const TARGET_MANIFESTS: readonly string[] = [
+  "Cargo.toml",
+  "pom.xml",
+  "build.sbt",
+  "project.clj",
+];
 
 /**
- * Whether the folder `name` in `parent` (a path) is left out: one of DEFAULT_SKIPPED_FOLDERS, and
- * for `target` only where a build tool's manifest lies beside it.
+ * Whether a folder `name` is left out, `beside(file)` saying whether its parent holds that file:
+ * one of DEFAULT_SKIPPED_FOLDERS, and `target` only beside a build tool's manifest.
  */
-export function isSkippedFolder(parent: string, name: string): boolean {
+export function skipsFolder(name: string, beside: (file: string) => boolean): boolean {
   if (!DEFAULT_SKIPPED_FOLDERS.has(name)) return false;
-  if (name !== "target") return true;
-  if (ownersOfTarget.has(parent)) return true;
-  const owned = TARGET_MANIFESTS.some((manifest) => isFile(`${parent}/${manifest}`));
-  if (owned) {
-    if (ownersOfTarget.size >= MAX_OWNERS) ownersOfTarget.clear();
-    ownersOfTarget.add(parent);
-  }
-  return owned;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
+  return name !== "target" || TARGET_MANIFESTS.some(beside);
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { GlobMatcher } from "./glob.ts";
 
 export { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";
-import { isSkippedFolder } from "./skipped_folders.ts";
+import { skipsFolder } from "./skipped_folders.ts";
 
 /** Most directory entries one glob looks at before it stops and says it was truncated. */
 export const MAX_WALK_ENTRIES = 200_000;
@@ -123,4 +123,30 @@ function isExcluded(rel: string[], realRel: string[], options: WalkOptions): boo
     const text = path.join("/");
     return options.exclude.some((pattern) => pattern.matches(text));
   });
+}
+
+/** Folders found to hold a build tool's manifest (a build's events under them come by thousands). */
+const ownersOfTarget = new Set<string>();
+const MAX_OWNERS = 1_024;
+
+/**
+ * Whether the walk leaves the folder `name` in `parent` (a path) out: skipped_folders.ts's rule,
+ * the manifest looked for beside it (a stat; the watchers use the listing they made instead).
+ */
+export function isSkippedFolder(parent: string, name: string): boolean {
+  if (ownersOfTarget.has(parent) && name === "target") return true;
+  const skipped = skipsFolder(name, (file) => isFile(`${parent}/${file}`));
+  if (skipped && name === "target") {
+    if (ownersOfTarget.size >= MAX_OWNERS) ownersOfTarget.clear();
+    ownersOfTarget.add(parent);
+  }
+  return skipped;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }

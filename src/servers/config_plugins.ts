@@ -10,7 +10,7 @@
 
 import { parseJsonc } from "../jsonc.ts";
 import { join } from "node:path";
-import { isSkippedFolder } from "../permissions/skipped_folders.ts";
+import { isSkippedFolder } from "../permissions/walk.ts";
 import { walkTree } from "./tree_walk.ts";
 
 /** Where a config names plugins, for each server that runs them. */

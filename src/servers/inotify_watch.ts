@@ -18,7 +18,7 @@
 // an id is the whole process failing. It exits when its stdin ends (lspgate is gone).
 // Kept free of node: imports, which would load Deno's Node support into this small process.
 import { readLines } from "../frontends/lines.ts";
-import { isSkippedFolder } from "../permissions/skipped_folders.ts";
+import { skipsFolder } from "../permissions/skipped_folders.ts";
 import type { WatchEvent } from "./watch_protocol.ts";
 
 /** The argument that makes the bundled lspgate act as this watcher. */
@@ -155,12 +155,21 @@ function watchRoot(
     return false;
   };
   /**
-   * Watches `folder` and every folder under it but the heavy ones (dependencies, VCS data: their
-   * changes are not reported, watched.ts); `found` hears each entry met on the way.
+   * Watches `folder` and every folder under it but the heavy ones (dependencies, VCS data, a build
+   * tool's `target`: their changes are not reported, watched.ts); `found` hears each entry met on
+   * the way. `beside`: the names in `folder`'s parent, where the caller listed it.
    */
-  const watchTree = async (folder: string, found?: (path: string) => void): Promise<void> => {
-    const at = folder.lastIndexOf("/");
-    if (folder !== root && isSkippedFolder(folder.slice(0, at), folder.slice(at + 1))) return;
+  const watchTree = async (
+    folder: string,
+    found?: (path: string) => void,
+    beside?: ReadonlySet<string>,
+  ): Promise<void> => {
+    if (
+      folder !== root && skipsFolder(folder.slice(folder.lastIndexOf("/") + 1), (file) => {
+        beside ??= namesIn(folder.slice(0, folder.lastIndexOf("/")));
+        return beside.has(file);
+      })
+    ) return;
     if (removed || !watch(folder)) return;
     if (++listed % FOLDERS_PER_TURN === 0) await new Promise((resolve) => setTimeout(resolve, 0));
     let entries: Deno.DirEntry[];
@@ -169,10 +178,11 @@ function watchRoot(
     } catch {
       return; // Gone or unreadable meanwhile: its own events say so.
     }
+    const names = new Set(entries.map((entry) => entry.name));
     for (const entry of entries) {
       const path = `${folder}/${entry.name}`;
       found?.(path);
-      if (entry.isDirectory) await watchTree(path, found);
+      if (entry.isDirectory) await watchTree(path, found, names);
     }
   };
   const refusal = () =>
@@ -295,6 +305,15 @@ function readable(folder: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The names in `folder`, or none where it cannot be listed. */
+function namesIn(folder: string): Set<string> {
+  try {
+    return new Set([...Deno.readDirSync(folder)].map((entry) => entry.name));
+  } catch {
+    return new Set();
   }
 }
 

@@ -57,8 +57,19 @@ export function clientOptions(
     recheckByReopen: entry.adapter.recheckByReopen,
     crossFilePattern: entry.adapter.crossFilePattern,
     wedgedBy: entry.adapter.wedgedBy,
+    host: hostOf(entry.adapter.hostEnv ?? []),
     ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),
   };
+}
+
+/** lspgate's platform and the variables `names` of its environment that are set. */
+function hostOf(names: string[]): NonNullable<ClientOptions["host"]> {
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return { os: Deno.build.os, arch: Deno.build.arch, env };
 }
 
 function withPath(env: Record<string, string>, path: string | undefined): Record<string, string> {

@@ -6,7 +6,7 @@
 // it too, and closing such a watcher blocks the thread that closes it. A Worker is a thread
 // lspgate can abandon (terminate); on the main thread the watcher is abandoned instead of closed
 // (never closed: the process ends it), which only a process that exits with its session may do.
-import { isWatched } from "./watched.ts";
+import { isReported } from "./watched.ts";
 import type { FileChange, FromWatcher, ToWatcher, WatchEventSource } from "./watch_protocol.ts";
 
 const DEBOUNCE_MS = 50;
@@ -71,7 +71,7 @@ export function watchService(
         }
         continue;
       }
-      if (!isWatched(root, path)) continue;
+      if (!isReported(root, path)) continue;
       // A rename reports the old path, then the new one.
       const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
       pending.set(path, pending.get(path) === 1 && kind === 2 ? 1 : kind);
