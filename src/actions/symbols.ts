@@ -3,7 +3,12 @@ import { z } from "zod";
 import { toLspGateError } from "../errors.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
-import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
+import {
+  columnOfUtf16,
+  fromServerRange,
+  type PositionEncoding,
+  utf16OfColumn,
+} from "../lsp/positions.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { ask, withDocument } from "./document.ts";
@@ -264,12 +269,13 @@ function nameRange(lines: TextLines, symbol: FlatSymbol, encoding: PositionEncod
     symbol.selection.end.line === symbol.range.end.line;
   if (!sameAsRange || !symbol.name) return range;
   for (let line = range.line; line <= Math.min(range.endLine, range.line + 20); line++) {
-    const chars = [...lines.line(line - 1)];
-    const from = line === range.line ? range.column - 1 : 0;
-    const text = chars.slice(from).join("");
-    const found = text.indexOf(symbol.name);
+    // In UTF-16, converted once found: spreading a minified file's 210 KB line into characters
+    // for each of its 3,000 symbols took 5.5 s (a helper's find).
+    const text = lines.line(line - 1);
+    const from = line === range.line ? utf16OfColumn(text, range.column) : 0;
+    const found = text.indexOf(symbol.name, from);
     if (found === -1) continue;
-    const column = from + [...text.slice(0, found)].length + 1;
+    const column = columnOfUtf16(text, found);
     return {
       line,
       column,

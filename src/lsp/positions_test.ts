@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { LspGateError } from "../errors.ts";
 import {
   applyEdits,
+  columnOfUtf16,
   findSymbolColumn,
   fromServerCharacter,
   fromServerPosition,
@@ -12,6 +13,7 @@ import {
   type ServerTextEdit,
   toServerCharacter,
   toServerPosition,
+  utf16OfColumn,
 } from "./positions.ts";
 import { TextLines } from "./text_lines.ts";
 
@@ -345,4 +347,31 @@ Deno.test("findSymbolColumn() prefers the name in code to the name in a string o
   assert.equal(findSymbolColumn("fn f<'a>(x: &'a Bar) -> Bar", "Bar#2", lexingOf("a.rs")), 25);
   // Only in a string: the string, as before.
   assert.equal(findSymbolColumn('getattr(obj, "compute")', "compute", python), 15);
+});
+
+Deno.test("a long line's positions convert through its index as a short line's do, in every encoding", () => {
+  // Long enough to be indexed (2,000 UTF-16 units and more), with astral and CJK characters.
+  const unit = "const a😀 = '名前'; ";
+  const line = unit.repeat(200);
+  const short = unit.repeat(3);
+  const codePoints = [...line].length;
+  for (const encoding of ["utf-8", "utf-16", "utf-32"] as PositionEncoding[]) {
+    // The same offsets inside the first units, however long the line.
+    for (let column = 1; column <= [...short].length + 1; column++) {
+      const character = toServerCharacter(short, column, encoding);
+      assert.equal(toServerCharacter(line, column, encoding), character);
+      assert.equal(fromServerCharacter(line, character, encoding), column);
+    }
+    // Round trips all along, a character's inside rounding to its start, the end clamped.
+    for (let column = 1; column <= codePoints + 1; column += 37) {
+      const character = toServerCharacter(line, column, encoding);
+      assert.equal(fromServerCharacter(line, character, encoding), column);
+    }
+    const end = toServerCharacter(line, codePoints + 1, encoding);
+    assert.equal(toServerCharacter(line, codePoints + 50, encoding), end);
+    assert.equal(fromServerCharacter(line, end + 10, encoding), codePoints + 1);
+  }
+  const emoji = line.indexOf("😀", 1000);
+  assert.equal(columnOfUtf16(line, emoji + 1), columnOfUtf16(line, emoji));
+  assert.equal(utf16OfColumn(line, columnOfUtf16(line, emoji)), emoji);
 });
