@@ -11,6 +11,11 @@ export interface TransactOptions {
   relative: (path: string) => string;
   /** Called before each rename: throws if the folder of `path` is no longer what was checked. */
   checkFolder: (path: string) => Promise<void>;
+  /**
+   * Called before each rename too: throws if the file at `path` is no longer what the changes
+   * were computed from (another tool wrote it, or swapped it for a link, meanwhile).
+   */
+  checkTarget?: (path: string) => Promise<void>;
 }
 
 /** A failure while preparing or carrying out the step for `path`. */

@@ -86,6 +86,7 @@ async function apply(
     for (const step of record.steps) {
       await on(stepTarget(step), async () => {
         await options.checkFolder(stepTarget(step));
+        await options.checkTarget?.(stepTarget(step));
         await run(step);
       });
       done++;

@@ -54,7 +54,9 @@ export async function planEdit(
     // Keyed by real path: two URIs (a symlink and its target) for one file are one file.
     let file = byPath.get(path);
     if (!file) {
-      file = { path, uri, before: await context.workspace.readText(path), edits: [] };
+      // A file that is not UTF-8 is refused whole: its other bytes would come back as U+FFFD.
+      const before = await context.workspace.readText(path, { utf8Only: true });
+      file = { path, uri, before, edits: [] };
       byPath.set(path, file);
       plan.files.push(file);
     }
@@ -161,9 +163,29 @@ export async function applyPlan(context: ActionContext, plan: EditPlan): Promise
       changes.push({ kind: "move", from, to: await write(op.target) });
     }
   }
+  // What each file held when its new text was computed: checked again right before it is replaced
+  // (a helper's find: a line another tool appended meanwhile was lost, `ok: true`, and a file
+  // swapped for a link was replaced by a regular file).
+  const expected = new Map(results.map(({ file }) => [file.path as string, file.before]));
   const recovered = await transact(changes, {
     root: context.workspace.path,
     relative: (p) => context.workspace.relative(p),
+    checkTarget: async (p) => {
+      const before = expected.get(p);
+      if (before === undefined) return;
+      const info = await Deno.lstat(p).catch(() => undefined);
+      const now = info?.isFile
+        ? await context.workspace.readText(await context.workspace.resolve(p)).catch(() =>
+          undefined
+        )
+        : undefined;
+      if (now === before) return;
+      throw new LspGateError(
+        "EDIT_CONFLICT",
+        `${context.workspace.relative(p)} changed on disk while the edit was being written.`,
+        { file: context.workspace.relative(p) },
+      );
+    },
     checkFolder: async (p) => {
       // The folder is re-checked right before each rename, as writeText does.
       const folder = dirname(p);

@@ -51,6 +51,11 @@ export interface GlobResult {
 export interface ReadTextOptions {
   /** Largest file read, in bytes (default 64 MiB); larger is INVALID_INPUT. */
   maxBytes?: number;
+  /**
+   * Bytes that are not UTF-8 are INVALID_INPUT rather than read as U+FFFD: for a file about to be
+   * rewritten, whose other bytes the replacement would change.
+   */
+  utf8Only?: boolean;
 }
 
 /** The workspace boundary: resolves inputs to WorkspacePaths and does the tool's file I/O. */
@@ -155,7 +160,16 @@ export class WorkspaceRoot {
           throw new LspGateError("FILE_NOT_FOUND", message, { path: p });
         }
       });
-      return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+      try {
+        return new TextDecoder("utf-8", { ignoreBOM: true, fatal: options.utf8Only }).decode(bytes);
+      } catch {
+        throw new LspGateError(
+          "INVALID_INPUT",
+          `${p} is not UTF-8 (a Latin-1 file, say): rewriting it would replace each of its ` +
+            "other non-UTF-8 bytes with U+FFFD, so it is not written",
+          { path: p },
+        );
+      }
     } catch (error) {
       throw this.#fsError(error, p, p);
     }

@@ -216,6 +216,67 @@ Deno.test("a rename with an immutable target puts back the files replaced before
   }
 });
 
+Deno.test("a file another tool writes while the apply runs is not overwritten: EDIT_CONFLICT, every file as it was", async () => {
+  const root = await project(6);
+  // Slowed between renames, so that another tool's write lands between two of them.
+  const lspgate = new Lspgate(root, [], { LSPGATE_TEST_APPLY_PAUSE_MS: "400" });
+  try {
+    const pending = lspgate.ask(RENAME);
+    const files = [...(await snapshot(root)).keys()].filter((f) => f.endsWith(".ts"));
+    const read = (f: string) => Deno.readTextFile(join(root, f));
+    // Once the first file is renamed, another tool appends to every file not renamed yet.
+    let appended: string[] = [];
+    for (let tries = 0; tries < 600 && appended.length === 0; tries++) {
+      const texts = await Promise.all(files.map(read));
+      if (texts.some((t) => t.includes("welcome"))) {
+        appended = files.filter((_, i) => !texts[i].includes("welcome"));
+        for (const f of appended) {
+          await Deno.writeTextFile(join(root, f), "// theirs\n", { append: true });
+        }
+      } else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(appended.length > 0, "no file was left to write when the first was renamed");
+    const answer = await pending;
+    const error = answer.error as { code: string; message: string };
+    assert.equal(answer.ok, false, JSON.stringify(answer));
+    assert.equal(error.code, "EDIT_CONFLICT", error.message);
+    assert.match(error.message, /changed on disk while the edit was being written/);
+    for (const f of files) {
+      const text = await read(f);
+      assert.doesNotMatch(text, /welcome/, `${f} was left renamed`);
+      assert.equal(text.endsWith("// theirs\n"), appended.includes(f), `${f}: ${text}`);
+    }
+  } finally {
+    await lspgate.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a rename touching a file that is not UTF-8 writes nothing, saying so: its other bytes stay", async () => {
+  const root = await project(4);
+  const latin1 = join(root, "u00.ts");
+  // "café" in Latin-1: é is the one byte 0xE9, which UTF-8 reading turns into U+FFFD.
+  const bytes = new Uint8Array([
+    ...new TextEncoder().encode("// caf"),
+    0xe9,
+    0x0a,
+    ...await Deno.readFile(latin1),
+  ]);
+  await Deno.writeFile(latin1, bytes);
+  try {
+    const before = await snapshot(root);
+    const answer = await rename(root);
+    const error = answer.error as { code: string; message: string };
+    assert.equal(answer.ok, false, JSON.stringify(answer));
+    assert.equal(error.code, "INVALID_INPUT", error.message);
+    assert.match(error.message, /u00\.ts is not UTF-8/);
+    assert.deepEqual(await Deno.readFile(latin1), bytes);
+    assert.deepEqual(await snapshot(root), before);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the next start all old or all new", async () => {
   const root = await project(39);
   // A runtime folder of its own: the journal is this test's alone, whatever else runs here.
