@@ -60,6 +60,8 @@ export const typescriptAdapter: Adapter = {
   },
   priority: 10,
   installHint,
+  // tsserver counts U+2028 and U+2029 as line breaks and drops a BOM read from disk.
+  ecmaLineBreaks: true,
   // typescript-language-server answers from a syntax-only server until the project is loaded.
   readiness: "progress",
   // It pushes diagnostics without versions, 300–800 ms after a change, and nothing when a file

@@ -88,7 +88,7 @@ const renameAction = defineAction({
           },
         };
       }
-      const plan = await planEdit(context, edit, doc.encoding);
+      const plan = await planEdit(context, edit, doc.encoding, doc.client.options);
       const hash = await editHash(context, plan);
       const renamed = position.word ? { from: position.word, to: input.new_name } : undefined;
       const check = await checkEdit(context, plan, input, doc.lease, renamed);
@@ -141,7 +141,7 @@ const renameFileAction = defineAction({
           },
         );
       }
-      const plan = await planEdit(context, edit, doc.encoding);
+      const plan = await planEdit(context, edit, doc.encoding, doc.client.options);
       plan.operations.push({ kind: "rename", path: doc.path, target });
       const hash = await editHash(context, plan);
       if (input.apply) {
@@ -186,7 +186,12 @@ const formatAction = defineAction({
           insertFinalNewline: true,
         },
       });
-      const plan = await planEdit(context, { changes: { [doc.uri]: edits ?? [] } }, doc.encoding);
+      const plan = await planEdit(
+        context,
+        { changes: { [doc.uri]: edits ?? [] } },
+        doc.encoding,
+        doc.client.options,
+      );
       const hash = await editHash(context, plan);
       const check = await checkEdit(context, plan, input, doc.lease);
       const write = mayWrite(input, check);
@@ -293,7 +298,7 @@ const codeActionsAction = defineAction({
             "applies edits it can check, so it is not run.",
         );
       }
-      const plan = await planEdit(context, action.edit, doc.encoding);
+      const plan = await planEdit(context, action.edit, doc.encoding, doc.client.options);
       const hash = await editHash(context, plan);
       const check = await checkEdit(context, plan, input, doc.lease);
       const write = mayWrite(input, check);

@@ -46,6 +46,7 @@ export async function planEdit(
   context: ActionContext,
   edit: proto.WorkspaceEdit | null | undefined,
   encoding: PositionEncoding,
+  server?: { serverName: string; ecmaLineBreaks?: boolean },
 ): Promise<EditPlan> {
   const plan: EditPlan = { files: [], operations: [], encoding };
   const byPath = new Map<string, PlannedFile>();
@@ -61,6 +62,7 @@ export async function planEdit(
       plan.files.push(file);
     }
     file.edits.push(...edits.filter((e) => e && e.range && typeof e.newText === "string"));
+    if (server?.ecmaLineBreaks) refuseEcmaPositions(context, file, server.serverName);
   };
   for (const [uri, edits] of Object.entries(edit?.changes ?? {})) await addEdits(uri, edits);
   for (const change of edit?.documentChanges ?? []) {
@@ -102,6 +104,29 @@ export async function planEdit(
     }
   }
   return plan;
+}
+
+/**
+ * Refuses a file where a server that counts lines as ECMAScript does (typescript-language-server)
+ * gives positions that are not LSP's: after a U+2028 or U+2029, and on the first line of a file
+ * with a BOM, which tsserver drops when it reads the file from disk. Written there, the edit landed
+ * elsewhere (a helper's find: `greesalute) + "  tail"`, and `import {salutet }`), answered ok.
+ */
+function refuseEcmaPositions(context: ActionContext, file: PlannedFile, server: string): void {
+  const separator = /[\u2028\u2029]/.exec(file.before);
+  const bomFirstLine = file.before.startsWith("\uFEFF") &&
+    file.edits.some((e) => e.range.start.line === 0 || e.range.end.line === 0);
+  if (!separator && !bomFirstLine) return;
+  const name = context.workspace.relative(file.path);
+  const why = separator
+    ? `holds a U+${separator[0].charCodeAt(0).toString(16).toUpperCase()} (a line or paragraph ` +
+      `separator), which ${server} counts as a line break where LSP does not`
+    : `begins with a byte order mark, which ${server} drops on its first line where LSP counts it`;
+  throw new LspGateError(
+    "INVALID_INPUT",
+    `${name} ${why}: its positions there are not the file's, so the edit is not written.`,
+    { file: name },
+  );
 }
 
 /** The plan as `details.changes`, positions in the agent's 1-based code points. */

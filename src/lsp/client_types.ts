@@ -13,6 +13,11 @@ export interface ClientOptions {
    * read (Adapter.hostEnv), for code that runs in the client, which reads no environment itself.
    */
   host?: { os: string; arch: string; env: Record<string, string> };
+  /**
+   * The server counts lines as ECMAScript does (U+2028 and U+2029 end a line too) and drops a
+   * file's BOM when it reads it from disk: its positions in such files are not LSP's.
+   */
+  ecmaLineBreaks?: boolean;
   /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */
   memoryCapMiB?: number;
   /** Absolute, real path of the project root this server serves. */

@@ -109,6 +109,8 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
+  /** See ClientOptions.ecmaLineBreaks. */
+  ecmaLineBreaks?: boolean;
   /** The variables of lspgate's environment its hooks read (ClientOptions.host). */
   hostEnv?: string[];
   /** See ClientOptions.wedgedBy: an error after which the server answers nothing right again. */

@@ -277,6 +277,37 @@ Deno.test("a rename touching a file that is not UTF-8 writes nothing, saying so:
   }
 });
 
+Deno.test("a rename whose typescript-language-server positions are not the file's (U+2028, a BOM) writes nothing, saying why", async () => {
+  for (
+    const [text, why] of [
+      // tsserver counts U+2028 as a line break: its positions after it are a line off.
+      [
+        'import { greet } from "./lib";\nconst s = "a\u2028b";\nexport const v = greet("x");\n',
+        /u00\.ts holds a U\+2028 \(a line or paragraph separator\)/,
+      ],
+      // tsserver drops a BOM read from disk: its first line's columns are one off.
+      [
+        '\uFEFFimport { greet } from "./lib";\n\nexport const v = greet("x");\n',
+        /u00\.ts begins with a byte order mark/,
+      ],
+    ] as const
+  ) {
+    const root = await project(4);
+    await Deno.writeTextFile(join(root, "u00.ts"), text);
+    try {
+      const before = await snapshot(root);
+      const answer = await rename(root);
+      const error = answer.error as { code: string; message: string };
+      assert.equal(answer.ok, false, JSON.stringify(answer));
+      assert.equal(error.code, "INVALID_INPUT", error.message);
+      assert.match(error.message, why);
+      assert.deepEqual(await snapshot(root), before);
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  }
+});
+
 Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the next start all old or all new", async () => {
   const root = await project(39);
   // A runtime folder of its own: the journal is this test's alone, whatever else runs here.
