@@ -62,6 +62,8 @@ export const typescriptAdapter: Adapter = {
   installHint,
   // tsserver counts U+2028 and U+2029 as line breaks and drops a BOM read from disk.
   ecmaLineBreaks: true,
+  // Its tsserver gone (killed, out of memory), it stays up and answers nothing for good.
+  wedgedByLog: "\\[tsserver\\] Exited",
   // typescript-language-server answers from a syntax-only server until the project is loaded.
   readiness: "progress",
   // It pushes diagnostics without versions, 300–800 ms after a change, and nothing when a file

@@ -246,17 +246,21 @@ export class LspClient {
 
   /** Stops a server `error` left broken; the error then says so, and to ask again. */
   #restartedAfter(error: LspGateError): LspGateError {
-    if (!this.exitInfo && !this.#shuttingDown) {
-      this.#killReason = `it answered "${error.message.split("\n")[0]}", a fault of its own ` +
-        "that leaves it unable to answer until it restarts";
-      this.kill("SIGKILL");
-    }
+    this.#stopBroken(`it answered "${error.message.split("\n")[0]}"`);
     return new LspGateError(
       "LSP_ERROR",
       `${error.message} (a fault of ${this.options.serverName}'s own that breaks it until it ` +
         "restarts: lspgate stopped it, and the next question starts it again; ask again)",
       error.data,
     );
+  }
+
+  /** Stops a server that `what` shows broken for good; its next question starts another. */
+  #stopBroken(what: string) {
+    if (this.exitInfo || this.#shuttingDown) return;
+    this.#killReason = `${what}, a fault of its own that leaves it unable to answer until it ` +
+      "restarts";
+    this.kill("SIGKILL");
   }
 
   /** Kills the server once timeouts in a row say it hangs (see HangWatch). */
@@ -419,6 +423,12 @@ export class LspClient {
 
   #onNotification(method: string, params: unknown) {
     this.#health.observe(method, params);
+    if (method === "window/logMessage" && this.options.wedgedByLog !== undefined) {
+      const message = (params as { message?: unknown } | null)?.message;
+      if (typeof message === "string" && new RegExp(this.options.wedgedByLog).test(message)) {
+        this.#stopBroken(`it logged "${message.split("\n")[0]}"`);
+      }
+    }
     // A push that names no document is no push: nothing to note, nobody to wake.
     if (method === "textDocument/publishDiagnostics" && !this.#diagnostics.pushed(params)) return;
     this.#readiness.observe(method, params);

@@ -77,6 +77,12 @@ export interface ClientOptions {
    */
   wedgedBy?: string;
   /**
+   * A pattern of a log line (`window/logMessage`) that says the same: typescript-language-server
+   * stays up when its tsserver dies, and answers "nothing" to everything from then on (a helper's
+   * find, after an OOM kill of tsserver).
+   */
+  wedgedByLog?: string;
+  /**
    * With "progress" readiness: the work-done progress token whose end means the server's index is
    * built (clangd's "backgroundIndexProgress"; until then it answers from headers and the open
    * file alone). Readiness then waits for that work to begin (it may start a moment after the

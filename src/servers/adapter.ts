@@ -115,6 +115,8 @@ export interface Adapter {
   hostEnv?: string[];
   /** See ClientOptions.wedgedBy: an error after which the server answers nothing right again. */
   wedgedBy?: string;
+  /** See ClientOptions.wedgedByLog: a log line that says so. */
+  wedgedByLog?: string;
   /**
    * The server ignores `workspace/didChangeWatchedFiles` and learns of files changed on disk from
    * its own watcher, a moment later (typescript-language-server without useClientFileWatcher): a

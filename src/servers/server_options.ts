@@ -57,6 +57,7 @@ export function clientOptions(
     recheckByReopen: entry.adapter.recheckByReopen,
     crossFilePattern: entry.adapter.crossFilePattern,
     wedgedBy: entry.adapter.wedgedBy,
+    wedgedByLog: entry.adapter.wedgedByLog,
     ecmaLineBreaks: entry.adapter.ecmaLineBreaks,
     host: hostOf(entry.adapter.hostEnv ?? []),
     ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),

@@ -320,6 +320,45 @@ Deno.test("typescript-language-server killed with SIGKILL recovers, and no proce
   }
 });
 
+Deno.test("typescript-language-server whose tsserver died is stopped, and the next query is answered by a new one", async () => {
+  // It stays up when its tsserver dies (an OOM kill), and answered "No definition found",
+  // complete, to everything after (a helper's find).
+  const h = await harness("typescript");
+  try {
+    const { ws } = h;
+    const call = await ws.within("src/index.ts", "formatPrice(basket.price())", "formatPrice");
+    const definition = {
+      action: "definition",
+      file: "src/index.ts",
+      line: call.line,
+      column: call.column,
+    };
+    const expected = [await ws.within("src/format.ts", "function formatPrice(", "formatPrice")];
+    assert.deepEqual(locationsOf(await h.ok(definition)), expected);
+    const first = await onlyServer(h);
+    const tsservers = groupMembers(first.pid!).filter((pid) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/cmdline`).includes("tsserver");
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(tsservers.length >= 1, "no tsserver in the server's group");
+    for (const pid of tsservers) Deno.kill(pid, "SIGKILL");
+    const crashed = await waitCrashed(h);
+    assert.match(
+      crashed.reason ?? "",
+      /it logged "[^"]*\[tsserver\] Exited\. Code: null\. Signal: SIGKILL"/,
+    );
+    assert.deepEqual(locationsOf(await h.ok(definition)), expected);
+    const second = await onlyServer(h);
+    assert.equal(second.restarts, 1);
+    assert.notEqual(second.pid, first.pid);
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("a program whose session's server crashed still exits after session.close()", async () => {
   // A library user's program: it opens a session, its server crashes and is restarted, it
   // closes the session and ends its main module. Nothing lspgate started may keep it alive.
