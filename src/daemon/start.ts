@@ -79,6 +79,16 @@ export async function attachOrStart(
   const attached = await attach(target, hello);
   if (attached) return attached;
   const { socketPath } = await daemonAddress(target);
+  // A Unix socket's path holds at most 107 bytes: a longer runtime folder can hold none (a
+  // helper's find: the message blamed a missing --allow-run, the daemon an INTERNAL error).
+  if (new TextEncoder().encode(socketPath).length > MAX_SOCKET_PATH_BYTES) {
+    throw new LspGateError(
+      "INVALID_INPUT",
+      `the daemon's socket path ${socketPath} is longer than the ${MAX_SOCKET_PATH_BYTES} bytes ` +
+        "a Unix socket's path may hold: set XDG_RUNTIME_DIR (or TMPDIR) to a shorter folder",
+      { path: socketPath },
+    );
+  }
   // Inside a sandbox whose seccomp filter refuses Unix sockets (Anthropic's sandbox-runtime) no
   // daemon can be served or reached: said now, not after the start timeout.
   if (await unixSocketsRefused(socketPath)) {
@@ -119,6 +129,9 @@ export async function attachOrStart(
   }
   return undefined;
 }
+
+/** The longest path a Unix socket may have on Linux (sun_path's 108 bytes, less its NUL). */
+const MAX_SOCKET_PATH_BYTES = 107;
 
 /** What a client that asked for the daemon says when attachOrStart() found none and started none. */
 export const NO_DAEMON_HERE = "no daemon could be reached or started from here (starting one " +

@@ -4,12 +4,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DaemonConnection } from "../../src/daemon/client.ts";
+import { TempWorkspace } from "../helpers/workspace.ts";
 import {
   assertQuiet,
   configFile,
   daemonWorkspace as setup,
   FAKE_SERVER,
   MOD,
+  runLspgate,
   runToEnd,
   until,
   workspaceHello,
@@ -449,5 +451,21 @@ Deno.test("the daemon writes only within both grants: not for a client without w
     assert.equal(await ws.read("src/main.ts"), before);
   } finally {
     await cleanup();
+  }
+});
+
+Deno.test("a runtime folder too long for a Unix socket's path is named as the cause, never a missing grant", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  const runtime = join(await Deno.realPath(await Deno.makeTempDir()), "r".repeat(110));
+  await Deno.mkdir(runtime, { mode: 0o700 });
+  try {
+    const env = { XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
+    const start = await runLspgate(["daemon", "start", "--root", ws.root], { env });
+    assert.notEqual(start.code, 0);
+    assert.match(start.stderr, /longer than the 107 bytes a Unix socket's path may hold/);
+    assert.doesNotMatch(start.stderr, /--allow-run/);
+  } finally {
+    await ws.remove();
+    await Deno.remove(join(runtime, ".."), { recursive: true });
   }
 });
