@@ -240,13 +240,24 @@ async function syntaxOf(
   const language = syntaxLanguageOf(path);
   const why = language && await whyNoServer(context, path, error);
   if (!language || !why) throw error;
+  const rel = context.workspace.relative(path);
+  // Said as it is: no server runs, and the parser could not answer either (a helper's find: both
+  // were "No language server handles .py files. Known: … pyright (.py .pyi)").
+  const neither = (cause: string) =>
+    new LspGateError(
+      (error as LspGateError).code,
+      `${why.reason.replace(/\.$/, "")}, and lspgate's parser could not read ${rel}: ${cause}`,
+      { ...(error as LspGateError).data, file: rel },
+    );
   let text: string;
   try {
     text = proposed ?? await context.workspace.readText(path, { maxBytes: MAX_SYNTAX_BYTES });
-  } catch {
+  } catch (failure) {
+    if (failure instanceof LspGateError && failure.code === "INVALID_INPUT") {
+      throw neither(failure.message);
+    }
     throw error;
   }
-  const rel = context.workspace.relative(path);
   try {
     return {
       rel,
@@ -257,7 +268,7 @@ async function syntaxOf(
   } catch (failure) {
     if (!(failure instanceof SyntaxUnavailable)) throw failure;
     console.error(`lspgate: no syntax answer for ${file}: ${failure.message}`);
-    throw error;
+    throw neither(failure.message);
   }
 }
 

@@ -394,6 +394,12 @@ Deno.test("--no-servers: syntax-only answers, and NO_SERVER naming the server th
     // A type with no grammar and no server is NO_SERVER as before.
     await Deno.writeTextFile(join(root, "notes.xyz"), "x\n");
     expectError(await ask({ action: "symbols", file: "notes.xyz" }), "NO_SERVER");
+    // A file too large for the parser: both causes said, not "no language server handles .py".
+    await Deno.writeTextFile(join(root, "big.py"), `k = "${"x".repeat(80)}"\n`.repeat(100_000));
+    const big = expectError(await ask({ action: "symbols", file: "big.py" }), "NO_SERVER");
+    assert.match(big, /^pyright is turned off by --no-servers .*, and lspgate's parser could not/);
+    assert.match(big, /could not read big\.py: .* bytes, more than/);
+    assert.doesNotMatch(big, /No language server handles/);
   } finally {
     await session.close();
     await Deno.remove(root, { recursive: true });
