@@ -55,6 +55,19 @@ function groupMembers(pgid: number): number[] {
   return members;
 }
 
+/** The typescript fixture's definition of formatPrice, asked at its call, and where it is. */
+async function formatPriceDefinition(ws: Harness["ws"]) {
+  const call = await ws.within("src/index.ts", "formatPrice(basket.price())", "formatPrice");
+  const definition = {
+    action: "definition",
+    file: "src/index.ts",
+    line: call.line,
+    column: call.column,
+  };
+  const expected = [await ws.within("src/format.ts", "function formatPrice(", "formatPrice")];
+  return { definition, expected };
+}
+
 /** Polls `condition` every 20 ms; throws naming `what` after `timeoutMs`. */
 async function waitUntil(
   condition: () => boolean | Promise<boolean>,
@@ -230,15 +243,7 @@ Deno.test("typescript-language-server killed with SIGKILL recovers, and no proce
   let closed = false;
   const groups: number[] = [];
   try {
-    const { ws } = h;
-    const call = await ws.within("src/index.ts", "formatPrice(basket.price())", "formatPrice");
-    const definition = {
-      action: "definition",
-      file: "src/index.ts",
-      line: call.line,
-      column: call.column,
-    };
-    const expected = [await ws.within("src/format.ts", "function formatPrice(", "formatPrice")];
+    const { definition, expected } = await formatPriceDefinition(h.ws);
     assert.deepEqual(locationsOf(await h.ok(definition)), expected);
     await h.ok({ action: "hover", file: "src/models.ts", query: "Product" });
     const first = await onlyServer(h);
@@ -325,15 +330,7 @@ Deno.test("typescript-language-server whose tsserver died is stopped, and the ne
   // complete, to everything after (a helper's find).
   const h = await harness("typescript");
   try {
-    const { ws } = h;
-    const call = await ws.within("src/index.ts", "formatPrice(basket.price())", "formatPrice");
-    const definition = {
-      action: "definition",
-      file: "src/index.ts",
-      line: call.line,
-      column: call.column,
-    };
-    const expected = [await ws.within("src/format.ts", "function formatPrice(", "formatPrice")];
+    const { definition, expected } = await formatPriceDefinition(h.ws);
     assert.deepEqual(locationsOf(await h.ok(definition)), expected);
     const first = await onlyServer(h);
     const tsservers = groupMembers(first.pid!).filter((pid) => {
