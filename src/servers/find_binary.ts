@@ -173,7 +173,7 @@ export async function findPackage(
   stopAt: string,
 ): Promise<{ dir: string; version: string } | undefined> {
   for (let dir = from;; dir = dirname(dir)) {
-    const found = await readPackageInside(join(dir, "node_modules", pkg), stopAt);
+    const found = await readPackageInside(join(dir, "node_modules", pkg), stopAt, pkg);
     if (found) return found;
     if (dir === stopAt || dir === dirname(dir) || !dir.startsWith(stopAt)) return undefined;
   }
@@ -183,20 +183,23 @@ export async function findPackage(
 const MAX_PACKAGE_JSON = 1024 * 1024;
 
 /**
- * `<dir>/package.json`'s version, where the package lies inside `inside` (a workspace), read as the
- * workspace boundary reads: the folder and the file by their real paths inside it, the file a
- * regular one (a helper's find: a package.json linked to a file outside showed its `version` in
- * `status`, and a FIFO there held the server's start, and lspgate's exit, for good).
+ * `<dir>/package.json`'s version, read as the workspace boundary reads: a regular file, checked
+ * again once open (a FIFO there held the server's start, and lspgate's exit, for good: a helper's
+ * find), by its real path inside `inside` (a workspace); outside it, only a package `pkg`'s own
+ * manifest (`…/<pkg>/package.json` naming `pkg`: a node_modules linked to the user's install), never
+ * any file a link points at (its `version` showed in `status`, the same helper's find).
  */
 async function readPackageInside(
   dir: string,
   inside: string,
+  pkg: string,
 ): Promise<{ dir: string; version: string } | undefined> {
   const within = (path: string) => path === inside || path.startsWith(inside + "/");
   try {
     const path = join(dir, "package.json");
     const real = Deno.realPathSync(path);
-    if (!within(Deno.realPathSync(dir)) || !within(real)) return undefined;
+    const own = within(Deno.realPathSync(dir)) && within(real);
+    if (!own && !real.endsWith(`/${pkg}/package.json`)) return undefined;
     const bytes = await readVerified(real, MAX_PACKAGE_JSON, (opened) => {
       // Swapped between the look and the open: not read.
       if (Deno.realPathSync(path) !== real || !sameFile(opened, Deno.statSync(real))) {
@@ -205,6 +208,7 @@ async function readPackageInside(
       return Promise.resolve();
     });
     const json = JSON.parse(new TextDecoder().decode(bytes));
+    if (!own && json.name !== pkg) return undefined;
     return typeof json.version === "string" ? { dir, version: json.version } : undefined;
   } catch {
     return undefined;

@@ -17,16 +17,23 @@ Deno.test("a project package.json linked outside the root is not read: its versi
   const repo = await hostileRepo(FILES);
   try {
     await Deno.writeTextFile(join(repo.outside, "pkg.json"), JSON.stringify({ version: SECRET }));
-    await Deno.mkdir(join(repo.root, "node_modules/typescript"), { recursive: true });
-    await Deno.symlink(
-      join(repo.outside, "pkg.json"),
-      join(repo.root, "node_modules/typescript/package.json"),
+    // Named like a package's manifest, but not TypeScript's: not read either.
+    await Deno.mkdir(join(repo.outside, "typescript"));
+    await Deno.writeTextFile(
+      join(repo.outside, "typescript/package.json"),
+      JSON.stringify({ name: "secrets", version: SECRET }),
     );
-    const run = await runLspgate(repo.root, [HOVER, { id: 2, action: "status" }], {
-      flags: ["--role", "subagent"],
-    });
-    assert.equal(run.lines[0].ok, true, JSON.stringify(run.lines[0]));
-    assert.doesNotMatch(run.stdout, new RegExp(SECRET));
+    for (const target of ["pkg.json", "typescript/package.json"]) {
+      await Deno.mkdir(join(repo.root, "node_modules/typescript"), { recursive: true });
+      const link = join(repo.root, "node_modules/typescript/package.json");
+      await Deno.remove(link).catch(() => {});
+      await Deno.symlink(join(repo.outside, target), link);
+      const run = await runLspgate(repo.root, [HOVER, { id: 2, action: "status" }], {
+        flags: ["--role", "subagent"],
+      });
+      assert.equal(run.lines[0].ok, true, JSON.stringify(run.lines[0]));
+      assert.doesNotMatch(run.stdout, new RegExp(SECRET), target);
+    }
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
