@@ -14,6 +14,7 @@ import type { ServerClient } from "../lsp/server_client.ts";
 import { fromFileUrl } from "../servers/uri.ts";
 import { type RawLocations, rawLocations } from "./locate.ts";
 import { TextCache } from "./text_cache.ts";
+import type { TextLines } from "../lsp/text_lines.ts";
 import type { ActionContext } from "./types.ts";
 
 /** LSP SymbolKinds whose body is a function's scope: Method, Constructor, Function. */
@@ -61,63 +62,82 @@ export async function isLocalAt(
     if (found.length !== 1 || found[0].uri !== uri) return false;
     place = placeOf(symbols, found[0].range.start);
   }
-  const scope = place.functions.at(-1);
-  if (!scope) return false;
+  // Directly in a function's scope: a class's attribute there is reachable through the class.
+  const scope = place.parent;
+  if (!scope || !FUNCTION_KINDS.has(scope.kind)) return false;
   if (place.declared && !BINDING_KINDS.has(place.declared.kind)) return false;
+  const named = NAMED_ARGUMENTS.has(extname(fromFileUrl(uri) ?? "").toLowerCase());
+  // Where calls may name parameters, a name the outline does not list may be a lambda's (a
+  // reviewer's find: `fetch = lambda path, timeout=3: …` returned, called with timeout=10).
+  if (named && !place.declared) return false;
+  const lines = await TextCache.of(context).linesOf(uri);
+  // Not readable: what it is cannot be told.
+  if (!lines) return false;
   const declaredAt = place.declared?.selectionRange.start ?? place.at;
-  return !(NAMED_ARGUMENTS.has(extname(fromFileUrl(uri) ?? "").toLowerCase()) &&
-    await inParameters(context, uri, scope, declaredAt));
+  const where = placeInSignature(lines, scope, declaredAt);
+  // A parameter callers name (keyword arguments; a destructured object's keys in any language),
+  // and a name in the signature outside the parameters (a Go result type's struct field).
+  if (where === "signature" || where === "destructured") return false;
+  if (where === "parameter" && named) return false;
+  // A block-scope `extern` names a global of another file (C).
+  return !/\bextern\b/.test(lines.line(declaredAt.line).slice(0, declaredAt.character));
 }
 
-/** The outline symbol declared at `at`, if any, and the functions around `at`, outermost first. */
+/** The outline symbol declared at `at`, if any, and the innermost symbol around it. */
 function placeOf(
   symbols: proto.DocumentSymbol[],
   at: At,
-): { at: At; declared?: proto.DocumentSymbol; functions: proto.DocumentSymbol[] } {
-  const functions: proto.DocumentSymbol[] = [];
+): { at: At; declared?: proto.DocumentSymbol; parent?: proto.DocumentSymbol } {
+  let parent: proto.DocumentSymbol | undefined;
   for (let level = symbols;;) {
     const declared = level.find((symbol) => holds(symbol.selectionRange, at));
-    if (declared) return { at, declared, functions };
+    if (declared) return { at, declared, parent };
     const around = level.find((symbol) => holds(symbol.range, at));
-    if (!around) return { at, functions };
-    if (FUNCTION_KINDS.has(around.kind)) functions.push(around);
+    if (!around) return { at, parent };
+    parent = around;
     level = around.children ?? [];
   }
 }
 
 /**
- * Whether `at` lies in the parameter list of `fn`: between the first `(` after its name and the
- * `)` that closes it (brackets inside counted; a default value's string may hold one: quoted text
- * is passed over).
+ * Where `at` lies in `fn`'s declaration: in its parameter list (between the first `(` after its
+ * name and the `)` closing it), in a destructured object there (`{ verbose }`: callers name the
+ * key), elsewhere in its signature (a result type's `struct{ Name string }`: before the body's
+ * `{` or `:` at bracket depth 0), or in its body. Quoted text is passed over.
  */
-async function inParameters(
-  context: ActionContext,
-  uri: string,
+function placeInSignature(
+  lines: TextLines,
   fn: proto.DocumentSymbol,
   at: At,
-): Promise<boolean> {
-  const lines = await TextCache.of(context).linesOf(uri);
-  // Not readable: a parameter cannot be ruled out.
-  if (!lines) return true;
-  let depth = 0;
+): "parameter" | "destructured" | "signature" | "body" {
+  const open: string[] = [];
   let quote = "";
+  let parameters: "before" | "in" | "after" = "before";
   const start = fn.selectionRange.end;
   for (let line = start.line; line <= Math.min(at.line, lines.lineCount - 1); line++) {
     const text = lines.line(line);
     for (let c = line === start.line ? start.character : 0; c < text.length; c++) {
-      if (line === at.line && c === at.character) return depth > 0;
+      if (line === at.line && c === at.character) {
+        if (parameters === "in") return open.includes("{") ? "destructured" : "parameter";
+        return "signature";
+      }
       const char = text[c];
       if (quote) {
         if (char === "\\") c++;
         else if (char === quote) quote = "";
-      } else if (char === '"' || char === "'") quote = char;
-      else if (char === "(" || char === "[" || char === "{") depth++;
-      else if (char === ")" || char === "]" || char === "}") {
-        if (--depth <= 0) return false;
-      } else if (depth === 0 && char === ":") return false;
+      } else if (char === '"' || char === "'" || char === "`") quote = char;
+      else if (char === "(" || char === "[" || char === "{") {
+        // The body's start: its `{` after the parameters, at depth 0.
+        if (char === "{" && open.length === 0 && parameters === "after") return "body";
+        if (char === "(" && parameters === "before") parameters = "in";
+        open.push(char);
+      } else if (char === ")" || char === "]" || char === "}") {
+        open.pop();
+        if (open.length === 0 && parameters === "in") parameters = "after";
+      } else if (char === ":" && open.length === 0 && parameters === "after") return "body";
     }
   }
-  return false;
+  return "body";
 }
 
 function holds(range: proto.Range, at: At): boolean {

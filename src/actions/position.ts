@@ -6,6 +6,7 @@ import {
   lexingOf,
   type LineLexing,
   type ServerPosition,
+  symbolOccurrences,
   toServerPosition,
 } from "../lsp/positions.ts";
 import type { PositionInput } from "./schema.ts";
@@ -145,9 +146,8 @@ function nearbyLines(doc: QueryDocument, line: number): number[] {
 
 /** How many times `name` occurs on a line, counted as findSymbolColumn() counts (whole words first). */
 function countOnLine(text: string, name: string, lexing: LineLexing): number {
-  let n = 0;
-  while (findSymbolColumn(text, `${name}#${n + 1}`, lexing) !== undefined) n++;
-  return n;
+  // Counted in one pass: asked `#N` by `#N`, a 200 KB line of 40,000 `f` took minutes.
+  return symbolOccurrences(text, name, lexing).length;
 }
 
 async function positionOfQuery(

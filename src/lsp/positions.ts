@@ -200,12 +200,19 @@ export function findSymbolColumn(
   const name = suffix ? suffix[1] : symbol;
   const nth = suffix ? Number(suffix[2]) : 1;
   if (name === "" || nth < 1) return undefined;
+  const index = symbolOccurrences(lineText, name, lexing)[nth - 1];
+  return index === undefined ? undefined : countCodePoints(lineText, index) + 1;
+}
+
+/** The UTF-16 indices of `name` on a line in the tier findSymbolColumn() counts `#N` in. */
+export function symbolOccurrences(lineText: string, name: string, lexing: LineLexing): number[] {
   const all = occurrences(lineText, name);
   const words = all.filter((index) => isWholeWord(lineText, index, name));
-  const inCodeAt = inCode(lineText, words, lexing);
-  const code = words.filter((_, i) => inCodeAt[i]);
-  const index = (code.length > 0 ? code : words.length > 0 ? words : all)[nth - 1];
-  return index === undefined ? undefined : countCodePoints(lineText, index) + 1;
+  const read = inCode(lineText, words, lexing);
+  // A line whose quotes do not close was misread (a regular expression's quote, Rust's '"', a
+  // string begun on another line: a reviewer's find): its words are taken as they come.
+  const code = read.balanced ? words.filter((_, i) => read.code[i]) : [];
+  return code.length > 0 ? code : words.length > 0 ? words : all;
 }
 
 /** How a line of a language is read for its strings and comments. */
@@ -237,19 +244,24 @@ export function lexingOf(path: string): LineLexing {
  * or inside an f-string's `{…}` or a template's `${…}`. One pass over the line; one line is all it
  * sees (a string begun on an earlier line is not known).
  */
-function inCode(text: string, indices: number[], lexing: LineLexing): boolean[] {
+function inCode(
+  text: string,
+  indices: number[],
+  lexing: LineLexing,
+): { code: boolean[]; balanced: boolean } {
   const code: boolean[] = [];
   let quote = "";
   let interpolates = false;
   let braces = 0;
   let comment = false;
   let next = 0;
-  for (let i = 0; next < indices.length; i++) {
+  for (let i = 0; i < text.length || next < indices.length; i++) {
     while (next < indices.length && indices[next] <= i) {
       code.push(!comment && (quote === "" || braces > 0) && indices[next] === i);
       next++;
     }
-    if (comment || i >= text.length) continue;
+    if (comment) break;
+    if (i >= text.length) continue;
     const char = text[i];
     if (braces > 0) {
       if (char === "{") braces++;
@@ -271,7 +283,8 @@ function inCode(text: string, indices: number[], lexing: LineLexing): boolean[] 
     } else if (char === "#" && lexing.hash) comment = true;
     else if (char === "/" && text[i + 1] === "/" && lexing.slash) comment = true;
   }
-  return code;
+  while (code.length < indices.length) code.push(false);
+  return { code, balanced: quote === "" && braces === 0 };
 }
 
 /** Whether the quote at `i` opens a Python f-string: `f"`, `rf'`, `Fr"`, … after a non-word. */

@@ -347,6 +347,12 @@ Deno.test("findSymbolColumn() prefers the name in code to the name in a string o
   assert.equal(findSymbolColumn("fn f<'a>(x: &'a Bar) -> Bar", "Bar#2", lexingOf("a.rs")), 25);
   // Only in a string: the string, as before.
   assert.equal(findSymbolColumn('getattr(obj, "compute")', "compute", python), 15);
+  // A line whose quotes do not close was misread: its words are taken as they come (a regular
+  // expression's quote, Rust's '"').
+  const regex = 'if (/"/.test(text)) return quote(text.slice(1), "text");';
+  assert.equal(findSymbolColumn(regex, "text", ts), 14);
+  const chars = `'"' => { quotes += 1; println!("quotes") }`;
+  assert.equal(findSymbolColumn(chars, "quotes", lexingOf("a.rs")), 10);
 });
 
 Deno.test("a long line's positions convert through its index as a short line's do, in every encoding", () => {

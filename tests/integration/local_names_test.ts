@@ -110,3 +110,56 @@ Deno.test("go, c, typescript: a function's local is complete though files left o
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("names reachable from other files though declared in a function stay partial: a lambda's keyword parameter, a function-local class's attribute, a destructured parameter, a result type's field, a block-scope extern", async () => {
+  const repo = await hostileRepo({
+    "liba/pyproject.toml": '[project]\nname = "liba"\nversion = "0"\n',
+    "liba/liba/lam.py": "def make_fetcher(base):\n" +
+      "    fetch = lambda path, timeout=3: (base + path, timeout)\n    return fetch\n\n\n" +
+      "def make_config():\n    class Config:\n        level = 1\n\n    return Config\n",
+    "appb/pyproject.toml": '[project]\nname = "appb"\nversion = "0"\n',
+    "appb/appb/use.py": "from liba.lam import make_config, make_fetcher\n\n" +
+      'print(make_fetcher("x")("/a", timeout=10), make_config().level)\n',
+    "ts/tsconfig.json": JSON.stringify({ compilerOptions: { strict: true }, include: ["src"] }),
+    "ts/package.json": JSON.stringify({ name: "p", version: "1.0.0" }),
+    "ts/src/api.ts": "export function config({ verbose, depth }: " +
+      "{ verbose: boolean; depth: number }) {\n  return verbose ? depth : 0;\n}\n",
+    "ts/tests/api.test.ts": 'import { config } from "../src/api";\n' +
+      "console.log(config({ verbose: true, depth: 2 }));\n",
+    "go/go.mod": "module example.com/g\n\ngo 1.21\n",
+    "go/g.go": 'package g\n\nfunc Get() (r struct{ Name string }) {\n\tr.Name = "x"\n\treturn\n}\n',
+    "go/use_windows.go": "package g\n\nvar n = Get().Name\n",
+    "c/a.c": "int bump(void) {\n    extern int counter;\n    return ++counter;\n}\n",
+    "c/b.c": "int counter = 0;\n",
+  });
+  try {
+    await Deno.writeTextFile(
+      join(repo.root, "c/compile_commands.json"),
+      JSON.stringify([{
+        directory: join(repo.root, "c"),
+        file: "a.c",
+        arguments: ["cc", "-c", "a.c"],
+      }]),
+    );
+    const lines = await ask(repo.root, [
+      { id: 1, action: "references", file: "liba/liba/lam.py", line: 2, symbol: "timeout" },
+      { id: 2, action: "references", file: "liba/liba/lam.py", line: 8, symbol: "level" },
+      { id: 3, action: "references", file: "ts/src/api.ts", line: 1, symbol: "verbose" },
+      { id: 4, action: "references", file: "go/g.go", line: 3, symbol: "Name" },
+      { id: 5, action: "references", file: "c/a.c", line: 2, symbol: "counter" },
+    ]);
+    const why = [
+      /appb\/appb\/use\.py/,
+      /appb\/appb\/use\.py/,
+      /tests\//,
+      /use_windows\.go/,
+      /b\.c/,
+    ];
+    for (const [i, line] of lines.entries()) {
+      assert.equal(line.details?.partial, true, String(partial(line)));
+      assert.match(String(line.details?.partialReason), why[i]);
+    }
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
