@@ -54,6 +54,29 @@ export function buildOf(options: ClientOptions): Build {
   return { os, arch, tags };
 }
 
+/**
+ * Whether some GOOS and GOARCH (the build's other tags kept) holds a file: gopls makes a view of
+ * such a build for a file the default one leaves out; a file only a tag holds (`ignore`, `race`,
+ * `!go1.5`, a custom one) it cannot check right (a reviewer's find: 5,112 errors on
+ * golang.org/x/sys, which builds clean, most in a `//go:build ignore` cgo input).
+ */
+export function someBuildHolds(name: string, text: string, build: Build): boolean {
+  const platform = (tag: string) => OS.has(tag) || ARCH.has(tag) || tag === "unix" || tag === "gc";
+  const kept = [...build.tags].filter((tag) => !platform(tag));
+  for (const os of OS) {
+    for (const arch of ARCH) {
+      const tags = new Set([...kept, os, arch, "gc"]);
+      if (UNIX.has(os)) tags.add("unix");
+      if (os === "android") tags.add("linux");
+      if (os === "illumos") tags.add("solaris");
+      if (os === "ios") tags.add("darwin");
+      const other = { os, arch, tags };
+      if (nameMatches(name, other) && constraintMatches(text, other)) return true;
+    }
+  }
+  return false;
+}
+
 function satisfied(tag: string, build: Build): boolean {
   return build.tags.has(tag) || /^go1\.\d+$/.test(tag);
 }

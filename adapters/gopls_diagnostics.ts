@@ -11,7 +11,7 @@ import type * as proto from "vscode-languageserver-protocol";
 import { basename } from "node:path";
 import { LspGateError } from "../src/errors.ts";
 import type { DiagnosticsHook } from "../src/lsp/diagnostics_hook.ts";
-import { buildOf, constraintMatches, nameMatches } from "./go_build.ts";
+import { buildOf, constraintMatches, nameMatches, someBuildHolds } from "./go_build.ts";
 
 /** See the file comment; a file in gopls's build is left to its pushes. */
 export const goplsDiagnostics: DiagnosticsHook = async (context) => {
@@ -21,8 +21,23 @@ export const goplsDiagnostics: DiagnosticsHook = async (context) => {
     : undefined;
   const build = buildOf(context.options);
   if (!path?.endsWith(".go") || context.text === undefined) return undefined;
+  // The go tool passes over testdata/ and what begins with _ or . : no build holds those.
+  const root = context.options.root;
+  const rel = path.startsWith(root + "/") ? path.slice(root.length + 1) : basename(path);
+  if (rel.split("/").some((part) => part === "testdata" || /^[._]/.test(part))) {
+    return {
+      unchecked: "the go tool passes over files in testdata/ and in folders or files whose " +
+        "names begin with _ or . (no build holds it): not checked",
+    };
+  }
   if (nameMatches(basename(path), build) && constraintMatches(context.text, build)) {
     return undefined;
+  }
+  if (!someBuildHolds(basename(path), context.text, build)) {
+    return {
+      unchecked: "no GOOS and GOARCH holds it, only a build tag gopls does not set (such as " +
+        "ignore or race): not checked",
+    };
   }
   const unchecked = `gopls's build (${build.os}/${build.arch}) leaves it out (build ` +
     "constraints), and gopls";

@@ -14,8 +14,10 @@ const FILES: Record<string, string> = {
   "term_bsd.go": '//go:build darwin || freebsd\n\npackage m\n\nfunc bsd() int { return "x" }\n',
   // Left out by its name.
   "term_windows.go": 'package m\n\nfunc win() int { return "x" }\n',
-  // A generator, type-checked by gopls as a package of its own.
+  // A generator (or a cgo -godefs input, which is no Go at all): no GOOS holds it.
   "gen.go": '//go:build ignore\n\npackage main\n\nfunc main() { var x int = "s"; _ = x }\n',
+  // The go tool passes over testdata/.
+  "testdata/bad.go": 'package bad\n\nvar x int = "s"\n',
   // A custom tag: no build gopls makes holds it.
   "tagged.go": '//go:build mytag\n\npackage m\n\nfunc tagged() int { return "x" }\n',
 };
@@ -29,20 +31,21 @@ interface FileView {
 
 Deno.test('gopls: diagnostics "*" reports the errors of files its build leaves out, and says one no build holds was not checked', async () => {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_gopls_diag_" }));
+  await Deno.mkdir(join(root, "testdata"));
   for (const [rel, text] of Object.entries(FILES)) await Deno.writeTextFile(join(root, rel), text);
   const session = await openSession(root);
   const error = (file: string, context: string) => {
     const { line, column } = locate(FILES[file], context);
     return { line, column, severity: "error" };
   };
-  const arch = Deno.build.arch === "x86_64" ? "amd64" : "arm64";
-  const tagged = {
-    file: "tagged.go",
+  const notChecked = (file: string) => ({
+    file,
     status: "unsupported",
     diagnostics: [],
-    message: `gopls's build (linux/${arch}) leaves it out (build constraints), and gopls found ` +
-      "no other build that holds it: not checked",
-  };
+    message: "no GOOS and GOARCH holds it, only a build tag gopls does not set (such as ignore " +
+      "or race): not checked",
+  });
+  const tagged = notChecked("tagged.go");
   try {
     const sweep = answered(await session.handle({ id: 1, action: "diagnostics", file: "*" }));
     const files = (sweep.details.files as FileView[]).map((f) => ({
@@ -50,14 +53,21 @@ Deno.test('gopls: diagnostics "*" reports the errors of files its build leaves o
       diagnostics: f.diagnostics.map(({ line, column, severity }) => ({ line, column, severity })),
     }));
     assert.deepEqual(files, [
-      { file: "gen.go", status: "ok", diagnostics: [error("gen.go", '"s"')] },
+      notChecked("gen.go"),
       { file: "m.go", status: "ok", diagnostics: [] },
       tagged,
       { file: "term_bsd.go", status: "ok", diagnostics: [error("term_bsd.go", '"x"')] },
       { file: "term_windows.go", status: "ok", diagnostics: [error("term_windows.go", '"x"')] },
+      {
+        file: "testdata/bad.go",
+        status: "unsupported",
+        diagnostics: [],
+        message: "the go tool passes over files in testdata/ and in folders or files whose names " +
+          "begin with _ or . (no build holds it): not checked",
+      },
     ], sweep.text);
-    assert.match(sweep.text, /in 5 files checked \(1 clean\)/);
-    assert.match(sweep.text, /tagged\.go: unsupported — gopls's build/);
+    assert.match(sweep.text, /in 6 files checked \(1 clean\)/);
+    assert.match(sweep.text, /tagged\.go: unsupported — no GOOS and GOARCH holds it/);
 
     const alone = answered(
       await session.handle({ id: 2, action: "diagnostics", file: "tagged.go" }),
