@@ -14,6 +14,7 @@ import type { ActionContext } from "./types.ts";
 import { FILES_SCANNED, workspaceProjects } from "./workspace_projects.ts";
 import { beyondProject } from "./beyond_project.ts";
 import { isLocalAt } from "./local_name.ts";
+import { loadingReason } from "./readiness.ts";
 
 export type { CoverageAnswer };
 
@@ -142,10 +143,7 @@ export function withReadiness(
   problem?: string,
 ): CoverageAnswer {
   if (ready || coverage.partial) return coverage;
-  if (problem !== undefined) {
-    return { partial: true, reason: `the server could not load all of the project: ${problem}` };
-  }
-  return { partial: true, reason: "the server was still loading the project" };
+  return { partial: true, reason: loadingReason(problem) };
 }
 
 /** The sentence a partial answer carries; empty for a complete one. */

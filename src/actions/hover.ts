@@ -5,7 +5,13 @@ import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
 import { ask, withDocument } from "./document.ts";
 import { resolvePosition } from "./position.ts";
-import { emptyAnswerProblem, loadProblem, readinessNote, waitForProject } from "./readiness.ts";
+import {
+  emptyAnswerProblem,
+  loadingReason,
+  loadProblem,
+  readinessNote,
+  waitForProject,
+} from "./readiness.ts";
 import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
@@ -52,7 +58,13 @@ export const hoverAction: ActionDef = defineAction({
           return {
             text: `No hover information at ${position.label}.` +
               readinessNote(ready, doc.client, { scope: "file", uri: doc.uri }, problem),
-            details: { text: "", range: null, partial: !ready },
+            details: {
+              text: "",
+              range: null,
+              ...(ready
+                ? { partial: false }
+                : { partial: true, partialReason: loadingReason(problem) }),
+            },
           };
         }
         if (ready && UNKNOWN_TYPE.test(codeOf(markdown))) {

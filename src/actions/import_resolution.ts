@@ -42,7 +42,7 @@ const MANIFEST = /\/(?:package\.json|deno\.jsonc?)$/;
  * which every session would otherwise pay at start for what only a what-if asks.
  */
 let builtins: Promise<ReadonlySet<string>> | undefined;
-function nodeBuiltins(): Promise<ReadonlySet<string>> {
+export function nodeBuiltins(): Promise<ReadonlySet<string>> {
   return builtins ??= import("node:module").then((m) => new Set(m.builtinModules));
 }
 

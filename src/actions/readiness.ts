@@ -72,6 +72,13 @@ export async function emptyAnswerProblem(
     await unresolvedScriptImport(context, client, uri);
 }
 
+/** Why an answer is partial for its server's loading (details.partialReason's words). */
+export function loadingReason(problem?: string): string {
+  return problem !== undefined
+    ? `the server could not load all of the project: ${problem}`
+    : "the server was still loading the project";
+}
+
 /** The sentence an answer carries when the server was still loading, or failed to load. */
 export function readinessNote(
   ready: boolean,

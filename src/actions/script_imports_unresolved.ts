@@ -6,7 +6,9 @@
 // which means tsserver found no module there.
 import { toServerCharacter } from "../lsp/positions.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
+import { nodeBuiltins } from "./import_resolution.ts";
 import { scriptImports } from "./import_statements.ts";
+import { escapeRegExp } from "../../adapters/name_coverage.ts";
 import { type RawLocations, rawLocations } from "./locate.ts";
 import { TextCache } from "./text_cache.ts";
 import type { ActionContext } from "./types.ts";
@@ -29,10 +31,20 @@ export async function unresolvedScriptImport(
   const lines = await TextCache.of(context).linesOf(uri);
   if (!lines) return undefined;
   const text = lines.text;
-  const specifiers = [...new Set(scriptImports(text).map((i) => i.specifier))].slice(0, MAX_ASKED);
+  const builtins = await nodeBuiltins();
+  const specifiers = [...new Set(scriptImports(text).map((i) => i.specifier))]
+    // A Node built-in without @types/node is no import tsserver failed to find: nothing to say.
+    .filter((s) => !s.startsWith("node:") && !builtins.has(s))
+    .slice(0, MAX_ASKED);
   for (const specifier of specifiers) {
-    const at = Math.max(text.indexOf(`'${specifier}'`), text.indexOf(`"${specifier}"`));
-    if (at < 0) continue;
+    // Where the import statement names it, not the first quote of it (a comment may hold one).
+    const statement = new RegExp(
+      `(?:\\bfrom\\s*|\\bimport\\s*\\(?\\s*|\\brequire\\s*\\(\\s*)(['"])${
+        escapeRegExp(specifier)
+      }\\1`,
+    ).exec(text);
+    if (!statement) continue;
+    const at = statement.index + statement[0].length - specifier.length - 2;
     const line = text.slice(0, at).split("\n").length - 1;
     const lineText = lines.line(line);
     // Inside the quotes, where its definition is the module.

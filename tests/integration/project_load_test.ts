@@ -169,6 +169,9 @@ Deno.test("typescript-language-server: nothing found in a JavaScript file whose 
       "import { helper } from './helper.js';\n\nconst box = helper();\n" +
       "export const n = box.size;\n",
     "packages/app/src/helper.js": "export function helper() {\n  return JSON.parse('{}');\n}\n",
+    // A Node built-in without @types/node, and a specifier a comment quotes first: resolved.
+    "packages/app/src/node.cjs": '/** see "./helper.js" */\nconst fs = require("fs");\n' +
+      'const { helper } = require("./helper.js");\n\nmodule.exports = helper().size;\n',
   });
   try {
     const main = await Deno.readTextFile(join(repo.root, "packages/app/src/main.js"));
@@ -176,14 +179,17 @@ Deno.test("typescript-language-server: nothing found in a JavaScript file whose 
     const { lines } = await runLspgate(repo.root, [
       { id: 1, action: "definition", file: "packages/app/src/main.js", ...locate(main, "size") },
       { id: 2, action: "definition", file: "packages/app/src/local.js", ...locate(local, "size") },
+      { id: 3, action: "definition", file: "packages/app/src/node.cjs", line: 5, symbol: "size" },
     ]);
     const unresolved = answer(lines[0]);
     assert.match(unresolved.text, /^No definition found for `size`/);
     assert.equal(unresolved.partial, true, unresolved.text);
     assert.match(unresolved.text, /tsserver cannot resolve the import of "mylib"/);
-    const resolved = answer(lines[1]);
-    assert.match(resolved.text, /^No definition found for `size`/);
-    assert.equal(resolved.partial, false, resolved.text);
+    for (const line of [lines[1], lines[2]]) {
+      const resolved = answer(line);
+      assert.match(resolved.text, /^No definition found for `size`/);
+      assert.equal(resolved.partial, false, resolved.text);
+    }
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
