@@ -197,6 +197,9 @@ export class LspClient {
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<R> {
+    // Being stopped (hung, or broken for good): its exit is awaited, so the manager has heard it
+    // and the caller's one retry reaches a new server, not this one again.
+    if (this.#killReason !== undefined && !this.exitInfo) await this.#exitNoted();
     // Gone before we asked (killed between two queries, its exit not yet fully handled): the
     // request never reaches it, and the caller may ask a restarted server.
     if (this.exitInfo || !this.#process.alive || this.#connection.isClosed) {
@@ -273,15 +276,18 @@ export class LspClient {
 
   /** The SERVER_EXITED error for a closed connection, with the exit status once it is known. */
   async #whyClosed(fallback: LspGateError): Promise<LspGateError> {
-    if (!this.exitInfo && !this.#shuttingDown) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        this.#process.exited,
-        new Promise((resolve) => timer = setTimeout(resolve, EXIT_STATUS_WAIT_MS)),
-      ]);
-      clearTimeout(timer);
-    }
+    if (!this.exitInfo && !this.#shuttingDown) await this.#exitNoted();
     return this.exitInfo ? this.#exitedError() : fallback;
+  }
+
+  /** Waits (at most EXIT_STATUS_WAIT_MS) until the process's exit is noted and told. */
+  async #exitNoted(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#process.exited,
+      new Promise((resolve) => timer = setTimeout(resolve, EXIT_STATUS_WAIT_MS)),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Makes the server's view of `uri` equal `text` (didOpen or a full didChange). */
