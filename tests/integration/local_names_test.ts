@@ -20,6 +20,12 @@ async function ask(root: string, requests: Record<string, unknown>[], flags: str
   return lines as unknown as Line[];
 }
 
+/** A compile_commands.json in c/ that lists a.c alone: clangd indexes b.c not. */
+async function compileOnlyA(root: string): Promise<void> {
+  const entry = { directory: join(root, "c"), file: "a.c", arguments: ["cc", "-c", "a.c"] };
+  await Deno.writeTextFile(join(root, "c/compile_commands.json"), JSON.stringify([entry]));
+}
+
 const partial = (line: Line) => [line.details?.partial, line.content?.[0].text ?? line.error];
 
 Deno.test("python: a parameter a sibling package passes by keyword is not a local: references are partial and the applied rename is refused; a local stays complete", async () => {
@@ -77,14 +83,7 @@ Deno.test("go, c, typescript: a function's local is complete though files left o
       "console.log(total);\n",
   });
   try {
-    await Deno.writeTextFile(
-      join(repo.root, "c/compile_commands.json"),
-      JSON.stringify([{
-        directory: join(repo.root, "c"),
-        file: "a.c",
-        arguments: ["cc", "-c", "a.c"],
-      }]),
-    );
+    await compileOnlyA(repo.root);
     const go = await Deno.readTextFile(join(repo.root, "go/count.go"));
     const c = await Deno.readTextFile(join(repo.root, "c/a.c"));
     const ts = await Deno.readTextFile(join(repo.root, "ts/src/sum.ts"));
@@ -133,14 +132,7 @@ Deno.test("names reachable from other files though declared in a function stay p
     "c/b.c": "int counter = 0;\n",
   });
   try {
-    await Deno.writeTextFile(
-      join(repo.root, "c/compile_commands.json"),
-      JSON.stringify([{
-        directory: join(repo.root, "c"),
-        file: "a.c",
-        arguments: ["cc", "-c", "a.c"],
-      }]),
-    );
+    await compileOnlyA(repo.root);
     const lines = await ask(repo.root, [
       { id: 1, action: "references", file: "liba/liba/lam.py", line: 2, symbol: "timeout" },
       { id: 2, action: "references", file: "liba/liba/lam.py", line: 8, symbol: "level" },
