@@ -114,3 +114,12 @@ async function* splitLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<s
   }
   if (buffer) yield buffer;
 }
+
+/** `deno task start` (the README's grant, never -A) with `args`, as a Program. */
+export function startTask(args: string[], env: Record<string, string> = {}): Program {
+  return new Program(
+    ["task", "--quiet", "--config", `${REPO_ROOT}deno.json`, "start", ...args],
+    env,
+    Deno.execPath(),
+  );
+}

@@ -4,7 +4,7 @@
 // Now the answer names those of them that hold the name asked about, and a rename apply on it
 // needs allow_partial.
 import assert from "node:assert/strict";
-import { Program, REPO_ROOT } from "../helpers/program.ts";
+import { startTask } from "../helpers/program.ts";
 import { join } from "node:path";
 import {
   answered,
@@ -203,11 +203,7 @@ Deno.test("gopls: a package created at once (a folder and its file) is searched,
   await Deno.mkdir(join(root, "a"));
   await Deno.writeTextFile(join(root, "a/a.go"), a);
   // The start task's grant, as the README runs it.
-  const program = new Program(
-    ["task", "--quiet", "--config", `${REPO_ROOT}deno.json`, "start", "--root", root],
-    {},
-    Deno.execPath(),
-  );
+  const program = startTask(["--root", root]);
   const references = { action: "references", file: "a/a.go", line: 3, symbol: "Foo" };
   try {
     const files = async (id: number) => {

@@ -4,7 +4,7 @@
 // with a message that names the cap. Real pyright.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Program, REPO_ROOT } from "../helpers/program.ts";
+import { startTask } from "../helpers/program.ts";
 
 async function workspace(): Promise<{ base: string; root: string }> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_cap_" }));
@@ -41,23 +41,7 @@ async function run(root: string, base: string, sandbox: string, capMiB: number) 
     config,
     JSON.stringify({ servers: { pyright: { memoryCapMiB: capMiB } } }),
   );
-  return new Program(
-    [
-      "task",
-      "--quiet",
-      "--config",
-      `${REPO_ROOT}deno.json`,
-      "start",
-      "--root",
-      root,
-      "--sandbox",
-      sandbox,
-      "--config",
-      config,
-    ],
-    {},
-    Deno.execPath(),
-  );
+  return startTask(["--root", root, "--sandbox", sandbox, "--config", config]);
 }
 
 for (const sandbox of ["none", "bwrap", "landlock"]) {

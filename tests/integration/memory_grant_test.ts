@@ -4,7 +4,7 @@
 // the default budget is half the machine's memory, and through the daemon the watcher process's
 // memory is reported too. Real deno lsp on the deno fixture.
 import assert from "node:assert/strict";
-import { Program, REPO_ROOT } from "../helpers/program.ts";
+import { REPO_ROOT, startTask } from "../helpers/program.ts";
 import { runToEnd } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 import { procTreeMiB } from "../helpers/proc.ts";
@@ -23,11 +23,7 @@ interface Status {
 
 /** `deno task start ARGS` in the deno fixture: a hover, then `status`'s details. */
 async function statusUnderStartTask(args: string[], env: Record<string, string>) {
-  const lspgate = new Program(
-    ["task", "--quiet", "--config", `${REPO_ROOT}deno.json`, "start", ...args],
-    env,
-    Deno.execPath(),
-  );
+  const lspgate = startTask(args, env);
   try {
     const hover = await lspgate.ask({
       id: 1,

@@ -2,22 +2,12 @@
 // issue 17) is "not supported" as an answer, not LSP_ERROR, and `capabilities` says so after. The
 // fault-injection fake advertises hover and refuses it; the server is asked only once.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { defaultConfig, Session } from "../../mod.ts";
 import { expectOk } from "../helpers/session.ts";
-import { fakeAdapter, readFakeLog } from "../fakes/fake_server.ts";
+import { readFakeLog } from "../fakes/fake_server.ts";
+import { fakeSession } from "../fakes/fake_session.ts";
 
 Deno.test("an advertised hover answered MethodNotFound is 'not supported', and capabilities says so", async () => {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_refused_" }));
-  const log = await Deno.makeTempFile({ prefix: "lspgate_fake_log_" });
-  await Deno.writeTextFile(join(root, "a.fake"), "one two three\n");
-  const session = await Session.open({
-    root,
-    role: "main",
-    allowMutations: false,
-    adapters: [fakeAdapter("refuse-hover", { log })],
-    config: { ...defaultConfig(), timeoutMs: 5000, startTimeoutMs: 5000 },
-  });
+  const { session, log, close } = await fakeSession("refuse-hover");
   try {
     const hover = { action: "hover", file: "a.fake", line: 1, column: 5 };
     const before = expectOk(
@@ -41,8 +31,6 @@ Deno.test("an advertised hover answered MethodNotFound is 'not supported', and c
     const asked = (await readFakeLog(log)).filter((l) => l.method === "textDocument/hover");
     assert.equal(asked.length, 1, "asked once; the second hover knew");
   } finally {
-    await session.close();
-    await Deno.remove(root, { recursive: true });
-    await Deno.remove(log);
+    await close();
   }
 });

@@ -2,23 +2,13 @@
 // function": a helper saw every later references fail so) stops the server; the answer says so,
 // and the next question is answered by a new one. The fault-injection fake plays that fault.
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { defaultConfig, Session } from "../../mod.ts";
 import { expectError, expectOk } from "../helpers/session.ts";
-import { fakeAdapter, readFakeLog } from "../fakes/fake_server.ts";
+import { readFakeLog } from "../fakes/fake_server.ts";
+import { fakeSession } from "../fakes/fake_session.ts";
 import { PYRIGHT_WEDGED } from "../../adapters/pyright.ts";
 
 Deno.test("a server answering a fault that breaks it is stopped, and the next references are answered by a new one", async () => {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_wedged_" }));
-  const log = await Deno.makeTempFile({ prefix: "lspgate_fake_log_" });
-  await Deno.writeTextFile(join(root, "a.fake"), "one two three\n");
-  const session = await Session.open({
-    root,
-    role: "main",
-    allowMutations: false,
-    adapters: [fakeAdapter("wedged-once", { log, wedgedBy: PYRIGHT_WEDGED })],
-    config: { ...defaultConfig(), timeoutMs: 5000, startTimeoutMs: 5000 },
-  });
+  const { session, log, close } = await fakeSession("wedged-once", { wedgedBy: PYRIGHT_WEDGED });
   const references = { action: "references", file: "a.fake", line: 1, column: 5 };
   try {
     const message = expectError(await session.handle({ id: 1, ...references }), "LSP_ERROR");
@@ -32,9 +22,6 @@ Deno.test("a server answering a fault that breaks it is stopped, and the next re
     const starts = (await readFakeLog(log)).filter((l) => l.method === "start");
     assert.equal(new Set(starts.map((l) => l.pid)).size, 2);
   } finally {
-    await session.close();
-    await Deno.remove(root, { recursive: true });
-    await Deno.remove(log);
-    await Deno.remove(`${log}.wedged`).catch(() => {});
+    await close();
   }
 });
