@@ -117,22 +117,40 @@ async function waitCrashed(h: Harness): Promise<ServerView> {
 }
 
 /**
- * Freezes the server (SIGSTOP), sends `request`, and waits until lspgate has leased the server to
- * it: from then on the request can only be answered by the frozen server, so it is in flight
- * when the server is killed. Rationale: on these small fixtures no request is slow enough to be
+ * Freezes the server (SIGSTOP), sends `request`, and waits until lspgate has asked the frozen
+ * server `method` and the frame has had time to be written to its stdin: the request is then in
+ * flight when the server is killed. Waiting for the lease alone was not enough: under CI's load
+ * the kill came before the request was written, so it was (rightly) retried on a new server and
+ * answered. Rationale for freezing: on these small fixtures no request is slow enough to be
  * caught in flight by timing alone.
  */
 async function sendToFrozenServer(
   h: Harness,
   pid: number,
   request: Record<string, unknown>,
+  method: string,
 ): Promise<{ answer: Promise<Response> }> {
+  const entry = h.session.manager.entries().find((e) =>
+    e.state.kind === "running" && e.state.client.pid === pid
+  );
+  if (entry?.state.kind !== "running") throw new Error(`no running server with pid ${pid}`);
+  const client = entry.state.client;
+  const original = client.request.bind(client);
+  let asked = false;
+  // The test's spy on the client's own method: the product has no hook for "written".
+  client.request = ((...args: Parameters<typeof original>) => {
+    if (args[0] === method) asked = true;
+    return original(...args);
+  }) as typeof client.request;
   Deno.kill(pid, "SIGSTOP");
   const answer = h.ask(request);
-  await waitUntil(
-    () => h.session.manager.entries().some((e) => e.inFlight > 0),
-    "the request to lease the server",
-  );
+  try {
+    await waitUntil(() => asked, `lspgate to ask the server ${method}`);
+  } finally {
+    client.request = original;
+  }
+  // The frame goes to a pipe with room (the server read everything before): one write.
+  await new Promise((resolve) => setTimeout(resolve, 200));
   // Wrapped: an async function returning the promise itself would wait for the answer.
   return { answer };
 }
@@ -214,7 +232,12 @@ Deno.test("a pyright query in flight when the server is killed answers SERVER_EX
       line: def.line,
       column: def.column,
     };
-    const inFlight = await sendToFrozenServer(h, frozen, references);
+    const inFlight = await sendToFrozenServer(
+      h,
+      frozen,
+      references,
+      "textDocument/references",
+    );
     await killServer(frozen);
     const message = expectError(
       await inFlight.answer,
@@ -266,7 +289,12 @@ Deno.test("typescript-language-server killed with SIGKILL recovers, and no proce
         line: def.line,
         column: def.column,
       };
-      const inFlight = await sendToFrozenServer(h, firstGroup, references);
+      const inFlight = await sendToFrozenServer(
+        h,
+        firstGroup,
+        references,
+        "textDocument/references",
+      );
       await killServer(firstGroup);
       const message = expectError(
         await inFlight.answer,
