@@ -284,9 +284,9 @@ export interface ServeMcpOptions {
 
 /**
  * `lspgate mcp`: an MCP server over stdio with the one `lsp` tool. stdout carries MCP messages
- * only (stray console output goes to stderr meanwhile). When the client goes away (stdin ends,
- * the transport closes, or SIGTERM on the process's own stdio) every language server is shut
- * down and it returns 0.
+ * only (stray console output goes to stderr meanwhile). When the client goes away (stdin ends and
+ * the calls it sent are answered, the transport closes, or SIGTERM on the process's own stdio)
+ * every language server is shut down and it returns 0.
  */
 export async function serveMcp(session: McpGate, options: ServeMcpOptions = {}): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
@@ -295,23 +295,27 @@ export async function serveMcp(session: McpGate, options: ServeMcpOptions = {}):
   const restore = options.stdout ? () => {} : divertConsoleToStderr();
   const server = createMcpServer(session);
   const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
+  // Our own framing: an oversize or malformed message is answered, not the end of the server.
+  const transport = new GuardedStdioTransport(stdin, stdout);
   // The SDK's stdio transport does not watch for the end of stdin, yet the client closing it is
-  // how MCP over stdio says goodbye; SIGTERM is what a client sends when that was not enough.
+  // how MCP over stdio says goodbye: the calls already sent are answered first. SIGTERM is what a
+  // client sends when that was not enough: it stops at once.
   const stop = () => void server.close();
-  stdin.once("end", stop);
-  stdin.once("close", stop);
+  const finish = () => void transport.settled().then(stop);
   const unlisten = options.stdin ? () => {} : onSigterm(stop);
   // A client that vanishes mid-answer breaks the pipe; that is the end, not a crash.
   const ignore = () => {};
   stdout.on("error", ignore);
   try {
-    // Our own framing: an oversize or malformed message is answered, not the end of the server.
-    await server.connect(new GuardedStdioTransport(stdin, stdout));
+    await server.connect(transport);
+    // After connect: the transport reads a last line without a newline at the end first.
+    stdin.once("end", finish);
+    stdin.once("close", finish);
     await closed;
     return 0;
   } finally {
-    stdin.off("end", stop);
-    stdin.off("close", stop);
+    stdin.off("end", finish);
+    stdin.off("close", finish);
     unlisten();
     await session.close();
     stdout.off("error", ignore);

@@ -23,12 +23,14 @@ const LOST = "SERVER_EXITED: the lspgate daemon went away before answering; ask 
 interface Envelope {
   id?: string | number | null;
   method?: string;
+  params?: unknown;
   result?: unknown;
   error?: unknown;
 }
 
 /**
- * Relays MCP between stdin/stdout and this user's daemon until stdin ends; 0 then. Undefined when
+ * Relays MCP between stdin/stdout and this user's daemon until stdin ends and what was asked is
+ * answered; 0 then. Undefined when
  * no daemon can be used here (said on stderr): the caller serves MCP in this process instead.
  */
 export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<number | undefined> {
@@ -60,6 +62,11 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
   let initialized: string | undefined;
   let replays = 0;
   const replayed = new Set<string>();
+  /** Called once nothing is in flight, after stdin ended. */
+  let drained: (() => void) | undefined;
+  const settle = () => {
+    if (inFlight.size === 0) drained?.();
+  };
 
   const answerLost = () => {
     for (const [key, method] of inFlight) {
@@ -76,6 +83,7 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
       ));
     }
     inFlight.clear();
+    settle();
   };
   const use = (fresh: DaemonConnection) => {
     fresh.relayLines((line) => {
@@ -85,6 +93,9 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
         // The answer to an initialize given again for the agent: it has had its own.
         if (replayed.delete(key)) return;
         inFlight.delete(key);
+        out.write(line);
+        settle();
+        return;
       }
       out.write(line);
     });
@@ -137,10 +148,19 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
         }
       }
       if (isRequest) inFlight.set(JSON.stringify(message.id), message.method!);
+      // A cancelled request gets no answer (MCP's rule): none is waited for.
+      if (message?.method === "notifications/cancelled") {
+        inFlight.delete(JSON.stringify((message.params as { requestId?: unknown })?.requestId));
+      }
       await connection.sendLine(text);
       // Sent to a daemon already gone: answered now, as one it was in flight with.
       if (!connection.open) answerLost();
     }
+    // stdin ended: the calls already sent are answered first, as when MCP is served here.
+    await new Promise<void>((resolve) => {
+      drained = resolve;
+      settle();
+    });
   } finally {
     unlisten();
     stop();

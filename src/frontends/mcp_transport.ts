@@ -31,6 +31,9 @@ export class GuardedStdioTransport implements Transport {
   /** Set while skipping a message past the limit: what it says of its id so far. */
   #skipping?: IdScanner;
   #closed = false;
+  /** Requests delivered and not yet answered, by id (as JSON: 1 and "1" differ). */
+  #unanswered = new Set<string>();
+  #onSettled: (() => void)[] = [];
 
   constructor(
     private readonly stdin: Readable,
@@ -42,11 +45,23 @@ export class GuardedStdioTransport implements Transport {
   start(): Promise<void> {
     this.stdin.on("data", this.#onData);
     this.stdin.on("error", this.#onError);
+    this.stdin.once("end", this.#onEnd);
     return Promise.resolve();
+  }
+
+  /**
+   * Resolves once every request delivered so far is answered: a client that writes its calls and
+   * then closes stdin (`printf … | lspgate mcp`) still gets every answer, as on JSON lines.
+   */
+  settled(): Promise<void> {
+    if (this.#unanswered.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#onSettled.push(resolve));
   }
 
   /** Writes one message as a line; resolves once the stream took it. */
   send(message: JSONRPCMessage): Promise<void> {
+    const answer = message as { id?: unknown; method?: unknown };
+    if (answer.method === undefined) this.#answered(answer.id);
     return new Promise((resolve) => {
       if (this.stdout.write(JSON.stringify(message) + "\n")) resolve();
       else this.stdout.once("drain", resolve);
@@ -59,11 +74,23 @@ export class GuardedStdioTransport implements Transport {
     this.#closed = true;
     this.stdin.off("data", this.#onData);
     this.stdin.off("error", this.#onError);
+    this.stdin.off("end", this.#onEnd);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.#chunks = [];
     this.onclose?.();
     return Promise.resolve();
   }
+
+  /** Notes that request `id` needs no more answer; the last one settles. */
+  #answered(id: unknown): void {
+    if (id === undefined || !this.#unanswered.delete(JSON.stringify(id))) return;
+    if (this.#unanswered.size === 0) this.#onSettled.splice(0).forEach((resolve) => resolve());
+  }
+
+  /** The last line may end with stdin instead of a newline (`printf '…'`): it is read too. */
+  #onEnd = () => {
+    if (this.#size > 0 || this.#skipping) this.#endLine();
+  };
 
   #onError = (error: Error) => this.onerror?.(error);
 
@@ -127,6 +154,13 @@ export class GuardedStdioTransport implements Transport {
     if (invalid !== undefined) {
       this.#reply((parsed.data as { id: string | number }).id, -32602, invalid);
       return;
+    }
+    const request = parsed.data as { id?: unknown; method?: unknown; params?: unknown };
+    if (request.id !== undefined && typeof request.method === "string") {
+      this.#unanswered.add(JSON.stringify(request.id));
+    } else if (request.method === "notifications/cancelled") {
+      // A cancelled request gets no answer (MCP's rule, kept by the SDK): none is waited for.
+      this.#answered((request.params as { requestId?: unknown } | undefined)?.requestId);
     }
     this.onmessage?.(parsed.data);
   }

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { copyWorkspace, MOD } from "../../tests/fixtures/frontends/workspace.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { GuardedStdioTransport } from "./mcp_transport.ts";
+import { assertPipedAnswers, pipedCalls, pipeThrough } from "../../tests/helpers/mcp_piped.ts";
 
 /** A transport over in-memory streams; what it delivers and what it answers. */
 function pair(maxBytes: number) {
@@ -111,4 +112,18 @@ Deno.test("mcp: a 12 MB tools/call is an error answer, and the server keeps serv
   } finally {
     await client.close();
   }
+});
+
+Deno.test("mcp: calls written before stdin closes are all answered (one cancelled gets none), then lspgate exits 0", async () => {
+  await using ws = await copyWorkspace();
+  const target = await ws.find("src/greet.ts", "greet(");
+  const out = await pipeThrough(
+    Deno.execPath(),
+    // The grant of `deno task start`.
+    ["run", V8_FLAGS_ARG, "--allow-read", "--allow-env", "--allow-run", MOD, "mcp"],
+    pipedCalls(await ws.find("src/main.ts", "greet")),
+    { cwd: ws.root },
+  );
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assertPipedAnswers(out.stdout, target.line);
 });

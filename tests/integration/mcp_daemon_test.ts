@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO_ROOT } from "../helpers/program.ts";
 import { runtimeFolder } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
+import { assertPipedAnswers, pipedCalls, pipeThrough } from "../helpers/mcp_piped.ts";
 
 interface ToolResult {
   isError?: boolean;
@@ -70,5 +71,26 @@ Deno.test("two MCP --daemon clients of two roots: one daemon serves both, each a
     await rt.cleanup(a.root);
     await a.remove();
     await b.remove();
+  }
+});
+
+Deno.test("mcp --daemon: calls written before stdin closes are all answered through the daemon (one cancelled gets none), then the relay exits 0", async () => {
+  const ws = await TempWorkspace.copy("deno");
+  const rt = await runtimeFolder();
+  try {
+    const [command, ...args] = rt.start(ws.root, "mcp", "--daemon");
+    const out = await pipeThrough(
+      command,
+      args,
+      pipedCalls(await ws.locate("src/main.ts", "greet(名前)")),
+      { cwd: REPO_ROOT, env: { ...Deno.env.toObject(), ...rt.env } },
+    );
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.doesNotMatch(stderr, /serving in-process/);
+    assertPipedAnswers(out.stdout, (await ws.locate("src/greet.ts", "greet(")).line);
+  } finally {
+    await rt.cleanup(ws.root);
+    await ws.remove();
   }
 });
