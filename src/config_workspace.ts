@@ -22,12 +22,14 @@ const WORKSPACE_SERVER_KEYS = new Set(["settings", "initializationOptions"]);
  * server runs get: gopls's `env` (`CC` runs for cgo on `go list`; `GOFLAGS`, `LD_PRELOAD`) and
  * `buildFlags` (`-toolexec`), rust-analyzer's `cargo.extraEnv` (`RUSTC_WRAPPER`, run by `cargo
  * metadata`) and `procMacro.server`, clangd's `fallbackFlags`, `typescript.npmLocation`, eslint's
- * `execArgv`.
+ * `execArgv`; a config file to read instead (`deno.config`: one naming lint plugins the check
+ * for them never saw, a helper's find), and where the network goes (`http.proxy`,
+ * `handledSchemaProtocols`).
  * Rationale: a denylist of every server's settings cannot be complete, so the names are matched
  * by their shape; such settings belong in the user's own config.
  */
 const PROGRAM_SETTING =
-  /(path|paths|dir|dirs|directory|command|cmd|args|arguments|argv|executable|exe|binary|bin|interpreter|runtime|endpoint|url|uri|plugins?|tsdk|sdk|home|venv|env|environment|flags|location|server|sysroot|toolchain|wrapper|shell|loader)$/i;
+  /(path|paths|dir|dirs|directory|command|cmd|args|arguments|argv|executable|exe|binary|bin|interpreter|runtime|endpoint|url|uri|plugins?|tsdk|sdk|home|venv|env|environment|flags|location|server|sysroot|toolchain|wrapper|shell|loader|config|configs|configfile|proxy|protocols)$/i;
 
 /**
  * Validates a workspace's `.lspgate.jsonc` text: it may set `settings` and

@@ -94,6 +94,12 @@ export interface Adapter {
   initializationOptions?: unknown;
   /** Answers to `workspace/configuration`, by section. */
   settings?: Record<string, unknown>;
+  /**
+   * Of `settings` and `initializationOptions`, what a workspace's `.lspgate.jsonc` may not change
+   * (layered over it): what keeps the server off the network or from running code on a
+   * repository's say. The user's own config still may.
+   */
+  locked?: { settings?: Record<string, unknown>; initializationOptions?: Record<string, unknown> };
   /** Environment for the server process, added to a minimal inherited one. */
   env?: Record<string, string>;
   /**

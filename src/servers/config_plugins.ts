@@ -9,18 +9,29 @@
  */
 
 import { parseJsonc } from "../jsonc.ts";
-import { join } from "node:path";
-import { isSkippedFolder } from "../permissions/walk.ts";
+import { dirname, join, relative } from "node:path";
 import { walkTree } from "./tree_walk.ts";
 
-/** Where a config names plugins, for each server that runs them. */
+/** Where a config names plugins, for each server that runs them, and what it extends. */
 const PLUGIN_CONFIGS = {
-  deno: { names: ["deno.json", "deno.jsonc"], plugins: (c: Config) => c?.lint?.plugins },
-  biome: { names: ["biome.json", "biome.jsonc"], plugins: (c: Config) => c?.plugins },
+  deno: {
+    names: ["deno.json", "deno.jsonc"],
+    plugins: (c: Config) => c?.lint?.plugins,
+    extends: (_c: Config) => undefined,
+  },
+  biome: {
+    names: ["biome.json", "biome.jsonc"],
+    plugins: (c: Config) => c?.plugins,
+    // Biome merges in the configs `extends` names, their plugins too (a helper's find).
+    extends: (c: Config) => c?.extends,
+  },
 };
 
 // deno-lint-ignore no-explicit-any
 type Config = any;
+
+/** How deep a chain of `extends` is followed; deeper counts as naming plugins. */
+const MAX_EXTENDS = 8;
 
 /**
  * The workspace-relative Deno config files under `root` that name lint plugins (`deno lsp` reads
@@ -48,11 +59,20 @@ function configsNamingPlugins(
   root: string,
   server: keyof typeof PLUGIN_CONFIGS,
 ): Promise<string[]> {
-  const { names, plugins } = PLUGIN_CONFIGS[server];
-  return findConfigs(root, names, (path) => namesPlugins(root, path, plugins));
+  const { names } = PLUGIN_CONFIGS[server];
+  return findConfigs(
+    root,
+    names,
+    (path) => namesPlugins(root, join(root, path), PLUGIN_CONFIGS[server], new Set()),
+  );
 }
 
-/** Files named `names` under `root` (heavy folders skipped) that pass `test`, sorted. */
+/**
+ * Files named `names` under `root` that pass `test`, sorted; a link by such a name counts unless
+ * it leads to a file inside `root` (its target is then tested). Every folder is looked in but
+ * node_modules: the servers find a config above any file they are asked about (deno lsp read one
+ * in `.cache/` and `target/`, which lspgate's other walks skip), and none lints node_modules.
+ */
 async function findConfigs(
   root: string,
   names: string[],
@@ -60,27 +80,57 @@ async function findConfigs(
 ): Promise<string[]> {
   const found: string[] = [];
   const complete = await walkTree(root, async (path, entry) => {
-    if (entry.isFile && names.includes(entry.name) && await test(path)) found.push(path);
-  }, (entry, folder) => !isSkippedFolder(folder, entry.name));
+    if (!names.includes(entry.name) || !(entry.isFile || entry.isSymlink)) return;
+    const inside = entry.isFile || await fileInside(root, join(root, path));
+    if (!inside || await test(path)) found.push(path);
+  }, (entry) => entry.name !== "node_modules");
   found.sort();
   return complete ? found : [...found, "…"];
 }
 
-async function namesPlugins(
-  root: string,
-  path: string,
-  pluginsOf: (config: Config) => unknown,
-): Promise<boolean> {
-  let text: string;
+/** Whether `path` leads (through links) to a regular file inside `root`. */
+async function fileInside(root: string, path: string): Promise<boolean> {
   try {
-    text = await Deno.readTextFile(join(root, path));
+    const real = await Deno.realPath(path);
+    const rel = relative(root, real);
+    return !rel.startsWith("..") && !rel.startsWith("/") && (await Deno.stat(real)).isFile;
   } catch {
     return false;
   }
-  // Leniently, as Deno reads it: a config it cannot parse names nothing it would load, but a
-  // half-written one might; anything that mentions plugins counts.
+}
+
+/**
+ * Whether the config at `path`, or one it extends, names plugins. Leniently, as the server reads
+ * it: one it cannot parse but that mentions plugins counts, and so does an `extends` that leaves
+ * the root, names a package, or goes deeper than MAX_EXTENDS.
+ */
+async function namesPlugins(
+  root: string,
+  path: string,
+  kind: (typeof PLUGIN_CONFIGS)[keyof typeof PLUGIN_CONFIGS],
+  seen: Set<string>,
+): Promise<boolean> {
+  if (seen.has(path)) return false;
+  if (seen.size >= MAX_EXTENDS) return true;
+  seen.add(path);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return false;
+  }
   const config = await parseJsonc(text);
-  const plugins = pluginsOf(config);
-  if (Array.isArray(plugins)) return plugins.length > 0;
-  return plugins !== undefined || (config === undefined && text.includes("plugins"));
+  const plugins = kind.plugins(config);
+  if (Array.isArray(plugins) ? plugins.length > 0 : plugins !== undefined) return true;
+  if (config === undefined && text.includes("plugins")) return true;
+  const extended = kind.extends(config);
+  for (const spec of extended === undefined ? [] : [extended].flat()) {
+    // "//": the project's root config, which the walk finds and tests on its own.
+    if (spec === "//") continue;
+    if (typeof spec !== "string" || !spec.startsWith(".")) return true;
+    const next = join(dirname(path), spec);
+    if (!(await fileInside(root, next))) return true;
+    if (await namesPlugins(root, next, kind, seen)) return true;
+  }
+  return false;
 }

@@ -115,11 +115,15 @@ function overridden(
   if (entry?.kind) changed.kind = entry.kind;
   if (entry?.preferred !== undefined) changed.preferred = entry.preferred;
   if (entry?.env) changed.env = { ...adapter.env, ...entry.env };
-  if (workspace?.settings) changed.settings = mergeSettings(adapter.settings, workspace.settings);
+  const locked = adapter.locked;
+  if (workspace?.settings) {
+    changed.settings = mergeSettings(adapter.settings, workspace.settings, locked?.settings);
+  }
   if (workspace?.initializationOptions) {
     changed.initializationOptions = mergeSettings(
       asRecord(adapter.initializationOptions),
       workspace.initializationOptions,
+      locked?.initializationOptions,
     );
   }
   return changed;
