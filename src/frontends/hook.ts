@@ -33,6 +33,9 @@ export interface HookOptions {
 const MAX_FILES_PER_REQUEST = 64;
 // How long importers may take after the edited files have answered.
 const IMPORTER_GRACE_MS = 300;
+// What a what-if leaves of the deadline: its cancel, the turn's record and the report (a helper
+// saw the hook give up, the edited file's errors in hand, when the what-if took all of it).
+const WHAT_IF_MARGIN_MS = 300;
 // Claude Code stops a hook after 60 s; a hook that answers first says why it gave up.
 const DEADLINE_MS = 50_000;
 // How long a hook past its deadline still waits for its files to be remembered for the turn.
@@ -89,7 +92,7 @@ export async function runHook(
       // The files are remembered for the end of the turn even so (a moment more, at most).
       await Promise.race([memory, new Promise((resolve) => setTimeout(resolve, REMEMBER_MS))]);
       return hookFailure(
-        `gave up after ${deadlineMs / 1000} s: the diagnostics were not ready in time`,
+        `gave up after ${deadlineSeconds(options)} s: the diagnostics were not ready in time`,
       );
     }
     if (typeof outcome === "string") return hookFailure(outcome);
@@ -147,10 +150,14 @@ async function check(
   const kind = options.event ?? EVENTS[payload.event ?? ""] ??
     (READ_TOOLS.has(payload.tool ?? "") ? "read" : "post");
   if (kind === "session-start") {
+    // A query outside ASCII: the word index that leaves a server unstarted when none of its
+    // files could match tests ASCII queries only (symbol_prefilter.ts), so every server starts;
+    // and none names such a symbol, so each answers at once. "lspgate-warm-up" started no pyright
+    // (a helper's find): no Python file held those letters in order.
     return await warm(session, started, options, {
       action: "symbols",
       file: "*",
-      query: "lspgate-warm-up",
+      query: "lspgate·warm·up",
     });
   }
   if (kind === "read") {
@@ -203,9 +210,16 @@ async function check(
   if (before !== undefined) {
     // The what-if holds the edited file while it runs: asked once the file's own answer is in.
     results = await diagnosticsOf(session, files);
-    const left = deadline - performance.now();
-    if (typeof results !== "string" && left > 0) {
-      importers = await causedByEdit(session, edited[0], before, left) ?? [];
+    const left = deadline - WHAT_IF_MARGIN_MS - performance.now();
+    if (typeof results !== "string") {
+      const compared = left > 0
+        ? await causedByEdit(session, edited[0], before, left)
+        : { importers: [], unchecked: `the hook's ${deadlineSeconds(options)} s had run out` };
+      importers = compared.importers;
+      // Not compared is not clean: an edit that broke a caller must not read "0 errors".
+      if (compared.unchecked) {
+        unchecked.push(`the files importing ${edited[0]} (${compared.unchecked})`);
+      }
     }
   } else {
     // Each importer asked on its own beside the edited files; the ones not answered shortly
@@ -246,6 +260,11 @@ async function check(
     reported: { ...now.reported, ...reported },
   })).then(() => report);
   return await run.committing;
+}
+
+/** The hook's deadline in seconds, as its messages say it. */
+function deadlineSeconds(options: HookOptions): number {
+  return (options.deadlineMs ?? DEADLINE_MS) / 1000;
 }
 
 /** The text of an edited file now ("" when it cannot be read). */

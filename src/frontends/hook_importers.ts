@@ -18,18 +18,24 @@ export interface ImporterErrors {
 
 const MAX_IMPORTERS = 16;
 
+/** What a what-if found of the importers, and why some were not compared (unsaid: all were). */
+export interface Compared {
+  importers: ImporterErrors[];
+  unchecked?: string;
+}
+
 /**
  * The importers' errors caused by the edit of `file` whose text before it was `before`: the
  * what-if of `file` holding `before` again; the errors of an importer that it would not have are
- * the edit's. Undefined when the answer did not come within `withinMs` (the request is cancelled)
- * or did not compare every importer.
+ * the edit's. `unchecked` says why when the answer did not come within `withinMs` (the request is
+ * cancelled), failed, or left importers uncompared.
  */
 export async function causedByEdit(
   gate: Gate,
   file: string,
   before: string,
   withinMs: number,
-): Promise<ImporterErrors[] | undefined> {
+): Promise<Compared> {
   const id = `hook-what-if-${crypto.randomUUID()}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) =>
@@ -46,9 +52,12 @@ export async function causedByEdit(
   clearTimeout(timer);
   if (!response) {
     await gate.handle({ id: `${id}-cancel`, action: "cancel", target: id });
-    return undefined;
+    const seconds = Math.round(withinMs / 100) / 10;
+    return { importers: [], unchecked: `the what-if comparing them took more than ${seconds} s` };
   }
-  if (!response.ok) return undefined;
+  if (!response.ok) {
+    return { importers: [], unchecked: `${response.error.code}: ${response.error.message}` };
+  }
   const details = response.details as {
     files?: { file: string; status: string; diagnostics: DiagnosticView[] }[];
     whatIf?: {
@@ -59,14 +68,18 @@ export async function causedByEdit(
     };
   };
   const whatIf = details.whatIf;
-  if (!whatIf) return undefined;
+  // No what-if: the file has no importer to compare (or its server cannot say).
+  if (!whatIf) return { importers: [] };
   const unknown = new Set(whatIf.unknown ?? []);
   // `removed`: what the files have now and would not have with the old text — positions as now.
-  return whatIf.importers.filter((f) => !unknown.has(f)).map((importer) => ({
+  const importers = whatIf.importers.filter((f) => !unknown.has(f)).map((importer) => ({
     file: importer,
     caused: whatIf.removed.filter((d) => d.file === importer && d.severity === "error")
       .map(({ file: _file, ...d }) => d),
   }));
+  return unknown.size
+    ? { importers, unchecked: `not compared: ${[...unknown].join(", ")}` }
+    : { importers };
 }
 
 /**

@@ -32,8 +32,8 @@ async function readmeInstall(): Promise<string> {
 }
 
 /** A fixture copy, a private runtime folder, and lspgate run as the README and deno.json say. */
-export async function readmeWorkspace() {
-  const ws = await TempWorkspace.copy("deno");
+export async function readmeWorkspace(fixture: Parameters<typeof TempWorkspace.copy>[0] = "deno") {
+  const ws = await TempWorkspace.copy(fixture);
   const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_rg_" }));
   await Deno.chmod(runtime, 0o700);
   // `lspgate` as the README installs it, into a folder of its own (DENO_INSTALL_ROOT: the user's
