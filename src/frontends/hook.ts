@@ -229,10 +229,19 @@ async function check(
     const done = new Promise<void>((resolve) => editedDone = resolve);
     const grace = done.then(() => new Promise<void>((r) => setTimeout(r, IMPORTER_GRACE_MS)));
     const left = deadline - performance.now();
-    const asked = left > 0 ? importerErrors(session, edited, left, grace) : Promise.resolve([]);
+    const asked = left > 0
+      ? importerErrors(session, edited, left, grace)
+      : Promise.resolve({ answered: [], unanswered: [] });
     results = await diagnosticsOf(session, files);
     editedDone();
-    importers = (await asked).map((found) => {
+    const { answered, unanswered } = await asked;
+    // Not answered is not clean: said, as for a what-if.
+    if (unanswered.length) {
+      unchecked.push(
+        `${unanswered.join(", ")} (they import ${edited.join(", ")}; no answer in time)`,
+      );
+    }
+    importers = answered.map((found) => {
       // Caused by the edit: what differs from this session's last look at the importer; a first
       // look is only the baseline (its errors may well be older than the edit).
       const seen = turn?.reported[found.file];

@@ -84,14 +84,14 @@ export async function causedByEdit(
 
 /**
  * The errors each importer of `files` has now, each asked on its own; what has not answered
- * within `withinMs`, or once `enough` settles, is cancelled and left out.
+ * within `withinMs`, or once `enough` settles, is cancelled and left out, named in `unanswered`.
  */
 export async function importerErrors(
   gate: Gate,
   files: string[],
   withinMs: number,
   enough: Promise<void>,
-): Promise<ImporterErrors[]> {
+): Promise<{ answered: ImporterErrors[]; unanswered: string[] }> {
   const found = new Set<string>();
   for (const file of files) {
     const path = await gate.workspace.resolve(file).catch(() => undefined);
@@ -101,12 +101,12 @@ export async function importerErrors(
       if (!files.includes(rel)) found.add(rel);
     }
   }
-  if (found.size === 0) return [];
+  if (found.size === 0) return { answered: [], unanswered: [] };
   const answered: ImporterErrors[] = [];
-  const pending = new Set<string>();
+  const pending = new Map<string, string>();
   const asked = [...found].map(async (file) => {
     const id = `hook-importer-${crypto.randomUUID()}`;
-    pending.add(id);
+    pending.set(id, file);
     const response = await gate.handle({ id, action: "diagnostics", file, severity: "error" });
     pending.delete(id);
     if (!response.ok) return;
@@ -120,10 +120,13 @@ export async function importerErrors(
   const late = new Promise<void>((resolve) => timer = setTimeout(resolve, withinMs));
   await Promise.race([Promise.all(asked), enough, late]);
   clearTimeout(timer);
+  const unanswered = [...pending.values()].sort();
   await Promise.all(
-    [...pending].map((id) => gate.handle({ id: `${id}-cancel`, action: "cancel", target: id })),
+    [...pending.keys()].map((id) =>
+      gate.handle({ id: `${id}-cancel`, action: "cancel", target: id })
+    ),
   );
-  return answered;
+  return { answered, unanswered };
 }
 
 type ImporterResult = { file: string; status: string; diagnostics: DiagnosticView[] };

@@ -10,8 +10,11 @@ import { copyWorkspace } from "../../tests/fixtures/frontends/workspace.ts";
 import type { Gate } from "./gate.ts";
 import { runHook } from "./hook.ts";
 
-/** `session` as a gate whose what-if requests (a diagnostics with content) answer only when cancelled. */
-function slowWhatIf(session: Session): Gate & { held: number } {
+/**
+ * `session` as a gate whose what-if requests (a diagnostics with content), and its requests about
+ * `slow` files, answer only when cancelled.
+ */
+function slowWhatIf(session: Session, slow: string[] = []): Gate & { held: number } {
   const holds = new Map<string, () => void>();
   const gate = {
     held: 0,
@@ -19,8 +22,15 @@ function slowWhatIf(session: Session): Gate & { held: number } {
     facts: session.facts,
     close: () => session.close(),
     handle(raw: unknown) {
-      const request = raw as { id: string; action: string; content?: string; target?: string };
-      if (request.action === "diagnostics" && request.content !== undefined) {
+      const request = raw as {
+        id: string;
+        action: string;
+        content?: string;
+        target?: string;
+        file?: string;
+      };
+      const held = request.content !== undefined || slow.includes(request.file ?? "");
+      if (request.action === "diagnostics" && held) {
         gate.held++;
         return new Promise((resolve) =>
           holds.set(request.id, () =>
@@ -38,7 +48,7 @@ function slowWhatIf(session: Session): Gate & { held: number } {
   return gate as Gate & { held: number };
 }
 
-async function hookOn(edit: (greet: string) => string) {
+async function hookOn(edit: (greet: string) => string, byPath?: { slow: string[] }) {
   const ws = await copyWorkspace();
   const session = await Session.open({
     root: ws.root,
@@ -60,13 +70,14 @@ async function hookOn(edit: (greet: string) => string) {
     tool_input: { file_path: path },
     tool_response: { filePath: path, originalFile: original },
   });
-  const gate = slowWhatIf(session);
+  const gate = slowWhatIf(session, byPath?.slow);
   const said: string[] = [];
   const logged = { error: console.error, log: console.log };
   console.error = console.log = (text: string) => said.push(text);
   let code: number;
   try {
-    code = await runHook(gate, [], {
+    // By path (`lspgate hook FILE`): no text from before the edit, each importer asked alone.
+    code = await runHook(gate, byPath ? ["src/greet.ts"] : [], {
       deadlineMs: 1_500,
       stdin: ReadableStream.from([new TextEncoder().encode(payload)]),
     });
@@ -102,4 +113,16 @@ Deno.test("hook: the edited file's own error is reported in time though its what
     /\nnot checked: the files importing src\/greet\.ts \(the what-if comparing them/,
   );
   assert.doesNotMatch(said, /gave up/);
+});
+
+Deno.test("hook FILE: an importer that does not answer in time is named not checked, not taken as clean", async () => {
+  const { code, said } = await hookOn(
+    (text) => text.replace("function greet", "function hail"),
+    { slow: ["src/main.ts"] },
+  );
+  assert.equal(code, 0, said);
+  assert.match(
+    said,
+    /^lspgate hook: could not check 1 file: src\/main\.ts \(they import src\/greet\.ts; no answer in time\)$/,
+  );
 });
