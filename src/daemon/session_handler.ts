@@ -2,6 +2,12 @@ import { configSchema, type LspGateConfig } from "../config.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { takeProgressFlag, watchProgress } from "../progress.ts";
 import type { Session } from "../session.ts";
+
+/** Why a client asking for mutations of a daemon without write permission is refused them. */
+const READ_ONLY_DAEMON = "Not allowed: the daemon serving this root was started without write " +
+  "permission (--allow-write; e.g. by a hook or `lspgate call`, which need none), so it writes " +
+  "for nobody here, --allow-mutations or not. Stop it (`lspgate daemon stop`) and run again: " +
+  "this process, with its write permission, then starts the daemon.";
 import type { ConnectionHandler, DaemonHandler, Hello } from "./server.ts";
 
 /** One workspace a client names: its real root, and what its session runs with. */
@@ -101,6 +107,9 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
       const own = entry;
       const wantsMutations = hello.role === "main" && hello.allowMutations;
       const allowMutations = wantsMutations && own.writable;
+      // Asked for mutations of a daemon that may not write: every refusal says why (a helper's
+      // find: "run lspgate with --allow-mutations", to a client that had).
+      const readOnlyDaemon = wantsMutations && !own.writable;
       own.connections++;
       const client = hello.client ?? "unknown";
       own.byClient.set(client, (own.byClient.get(client) ?? 0) + 1);
@@ -143,13 +152,7 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
           allowMutations,
           root: target.root,
           sandboxed: own.current?.facts.sandboxed ?? false,
-          ...(wantsMutations && !own.writable
-            ? {
-              note: "this daemon was started without --allow-write for this root: it writes " +
-                "for nobody here. Stop it (`lspgate daemon stop`) and let a process with write " +
-                "permission start it.",
-            }
-            : {}),
+          ...(readOnlyDaemon ? { note: READ_ONLY_DAEMON } : {}),
         },
         async handle(raw: unknown, progress: (line: unknown) => void) {
           own.served++;
@@ -174,7 +177,11 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
           const answer = view.session.handle(request);
           if (wanted) watchProgress(session.manager, answer, progress);
           try {
-            return await answer;
+            const answered = await answer;
+            if (!readOnlyDaemon || answered.ok || answered.error.code !== "ACTION_NOT_ALLOWED") {
+              return answered;
+            }
+            return { ...answered, error: { ...answered.error, message: READ_ONLY_DAEMON } };
           } finally {
             own.lastActive = Date.now();
           }

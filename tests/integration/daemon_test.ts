@@ -446,7 +446,12 @@ Deno.test("the daemon writes only within both grants: not for a client without w
       new_name: "salute",
       apply: true,
     });
-    assert.equal((refused as { error?: { code: string } }).error?.code, "ACTION_NOT_ALLOWED");
+    const error = (refused as { error?: { code: string; message: string } }).error;
+    assert.equal(error?.code, "ACTION_NOT_ALLOWED");
+    // The refusal says why, to a client that did give --allow-mutations (not "run with it").
+    assert.match(error?.message ?? "", /started without write permission/);
+    assert.match(error?.message ?? "", /lspgate daemon stop/);
+    assert.doesNotMatch(error?.message ?? "", /run lspgate with --allow-mutations/);
     main.close();
     assert.equal(await ws.read("src/main.ts"), before);
   } finally {
