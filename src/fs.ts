@@ -41,13 +41,14 @@ export function runtimeFolderPath(): string {
   const key = candidates.join("\0");
   let chosen = chosenFolders.get(key);
   if (chosen === undefined) {
-    // In order: a candidate is taken when it is a folder this process can write in, or can be
-    // made.
-    // A process that may not write there (e.g. `lspgate permissions`, printing a grant) names the
+    // In order: a candidate is taken when this process may write there and it is a folder it
+    // can write in, or can make. One it may not write is passed over: a grant written when
+    // $XDG_RUNTIME_DIR was another (`deno install` expands it then) still names $TMPDIR's or
+    // /tmp's, which serve (a helper's find: the hook checked nothing, PERMISSION_DENIED).
+    // A process that may write none (e.g. `lspgate permissions`, printing a grant) names the
     // folder by the environment alone: the first candidate.
-    chosen = mayWrite(candidates[0])
-      ? candidates.find((c) => isFolder(c) ? canWriteIn(c) : canMake(c)) ?? candidates[0]
-      : candidates[0];
+    chosen = candidates.find((c) => mayWrite(c) && (isFolder(c) ? canWriteIn(c) : canMake(c))) ??
+      candidates[0];
     chosenFolders.set(key, chosen);
   }
   return chosen;

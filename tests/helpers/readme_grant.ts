@@ -48,8 +48,13 @@ export async function readmeWorkspace(fixture: Parameters<typeof TempWorkspace.c
     DENO_INSTALL_ROOT: home,
     PATH: path,
   };
-  const spawn = (args: string[], stdin?: string, cwd = REPO_ROOT): Promise<RunOutput> =>
-    runToEnd(args[0], args.slice(1), { cwd, env, stdin });
+  const spawn = (
+    args: string[],
+    stdin?: string,
+    cwd = REPO_ROOT,
+    more: Record<string, string> = {},
+  ): Promise<RunOutput> =>
+    runToEnd(args[0], args.slice(1), { cwd, env: { ...env, ...more }, stdin });
   const installed = await spawn(["bash", "-c", await readmeInstall()], undefined, home);
   assert.equal(installed.code, 0, installed.stderr);
   /** One of the README's hook commands, run by sh with Claude Code's environment. */
@@ -57,12 +62,17 @@ export async function readmeWorkspace(fixture: Parameters<typeof TempWorkspace.c
     event: "SessionStart" | "PostToolUse" | "Stop",
     payload: unknown,
     extra = "",
+    more: Record<string, string> = {},
   ) =>
     await spawn(
       ["sh", "-c", `export CLAUDE_PROJECT_DIR='${ws.root}'; ${await readmeHook(event)}${extra}`],
       JSON.stringify(payload),
       ws.root,
+      more,
     );
+  /** The installed `lspgate ARGS --root ROOT`, with `more` of the environment. */
+  const lspgate = (args: string[], more: Record<string, string> = {}) =>
+    spawn(["lspgate", ...args, "--root", ws.root], undefined, ws.root, more);
   /** `deno task start ARGS --root ROOT` (default: the workspace), deno.json's own task. */
   const task = (args: string[], stdin?: string, root = ws.root) =>
     spawn([Deno.execPath(), "task", "start", ...args, "--root", root], stdin);
@@ -84,7 +94,7 @@ export async function readmeWorkspace(fixture: Parameters<typeof TempWorkspace.c
     await Deno.remove(runtime, { recursive: true });
     await Deno.remove(home, { recursive: true });
   };
-  return { ws, runtime, env, hook, task, mutations, status, cleanup };
+  return { ws, runtime, env, hook, lspgate, task, mutations, status, cleanup };
 }
 
 export const post = (session: string, file: string, original?: string) => ({

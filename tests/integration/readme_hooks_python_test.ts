@@ -4,7 +4,7 @@
 // held those letters in order), so the first edit's hook met a cold server and gave up.
 import assert from "node:assert/strict";
 import { until } from "../helpers/daemon.ts";
-import { readmeWorkspace } from "../helpers/readme_grant.ts";
+import { post, readmeWorkspace } from "../helpers/readme_grant.ts";
 
 Deno.test("the README's SessionStart hook on a Python project starts pyright in the daemon", async () => {
   const rg = await readmeWorkspace("python");
@@ -26,5 +26,27 @@ Deno.test("the README's SessionStart hook on a Python project starts pyright in 
     );
   } finally {
     await rg.cleanup();
+  }
+});
+
+Deno.test("the README's hook checks the edited file when $XDG_RUNTIME_DIR differs from the one its install expanded", async () => {
+  const rg = await readmeWorkspace("python");
+  // A new login session's runtime folder: not in the installed script's grant, which still
+  // names $TMPDIR's and /tmp's folders (as the install expanded them).
+  const other = { XDG_RUNTIME_DIR: await Deno.makeTempDir({ prefix: "lspgate_xdg_" }) };
+  try {
+    const file = `${rg.ws.root}/zoo/greeting.py`;
+    // Warm, as an agent's session is by its first edit: the daemon this environment reaches.
+    const warm = await rg.lspgate(["call", "diagnostics", "file=zoo/greeting.py"], other);
+    assert.equal(warm.code, 0, warm.stderr);
+    await Deno.writeTextFile(file, `${await Deno.readTextFile(file)}\nwrong: int = "x"\n`);
+    const out = await rg.hook("PostToolUse", post(`s-${crypto.randomUUID()}`, file), "", other);
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, /^zoo\/greeting\.py:\d+:\d+ error/m);
+  } finally {
+    // The daemon that hook started, in the folder it chose the same way.
+    await rg.lspgate(["daemon", "stop"], other);
+    await rg.cleanup();
+    await Deno.remove(other.XDG_RUNTIME_DIR, { recursive: true });
   }
 });
