@@ -207,7 +207,7 @@ export function findSymbolColumn(
 /** The UTF-16 indices of `name` on a line in the tier findSymbolColumn() counts `#N` in. */
 export function symbolOccurrences(lineText: string, name: string, lexing: LineLexing): number[] {
   const all = occurrences(lineText, name);
-  const words = all.filter((index) => isWholeWord(lineText, index, name));
+  const words = all.filter((index) => isWholeWord(lineText, index, name, lexing.sigils ?? ""));
   const read = inCode(lineText, words, lexing);
   // A line whose quotes do not close was misread (a regular expression's quote, Rust's '"', a
   // string begun on another line: a reviewer's find): its words are taken as they come.
@@ -221,28 +221,47 @@ export interface LineLexing {
   hash?: boolean;
   /** `//` starts a comment (the C family, JavaScript, Go, Rust, Java…). */
   slash?: boolean;
+  /** `/* … *\/` is a comment (the C family, JavaScript, Go, Rust, Java, CSS…). */
+  block?: boolean;
   /** `'` quotes a string (not in Rust or OCaml, whose `'a` is a lifetime or a type variable). */
   single?: boolean;
+  /**
+   * Characters that, directly before a name, are part of it: JavaScript's `#size` is a private
+   * field, no use of `size` (a prober's find: `symbol: "size#2"` landed on `this.#size`); Ruby's
+   * `@size` and `@@size` are variables of their own.
+   */
+  sigils?: string;
 }
 
 const PLAIN: LineLexing = { single: true };
 const HASH = /\.(py|pyi|pyw|rb|sh|bash|zsh|ya?ml|toml|r|pl|ex|exs|nix|jl|ps1|cmake)$/i;
 const SLASH =
   /\.([cm]?[jt]sx?|mts|cts|c|h|cc|cpp|cxx|hh|hpp|hxx|go|rs|java|kts?|swift|cs|dart|scala|php|zig|vue|svelte|astro)$/i;
+const JAVASCRIPT = /\.([cm]?[jt]sx?|mts|cts|vue|svelte|astro)$/i;
 
 /** How lines of `path` are read for strings and comments, by its extension. */
 export function lexingOf(path: string): LineLexing {
   return {
     hash: HASH.test(path) || /\.php$/i.test(path),
     slash: SLASH.test(path),
+    // Zig has line comments only.
+    block: (SLASH.test(path) && !/\.zig$/i.test(path)) || /\.(css|scss|sass|less)$/i.test(path),
     single: !/\.(rs|ml|mli)$/i.test(path),
+    sigils: JAVASCRIPT.test(path) ? "#" : /\.rb$/i.test(path) ? "@" : "",
   };
 }
 
+/** What encloses a character: a string literal, or the `{…}` of an interpolation inside one. */
+type Enclosing =
+  | { kind: "string"; quote: string; interpolates: boolean }
+  | { kind: "interpolation"; braces: number };
+
 /**
  * Which of `indices` (UTF-16, ascending) of `text` are code: outside string literals and comments,
- * or inside an f-string's `{…}` or a template's `${…}`. One pass over the line; one line is all it
- * sees (a string begun on an earlier line is not known).
+ * or inside an f-string's `{…}` or a template's `${…}` (whose own strings and comments are not
+ * code: a prober's find, `f"{names['greet']}" + greet("x")` was asked about the key). One pass over
+ * the line; one line is all it sees (a string or a block comment begun on an earlier line is not
+ * known).
  */
 function inCode(
   text: string,
@@ -250,41 +269,53 @@ function inCode(
   lexing: LineLexing,
 ): { code: boolean[]; balanced: boolean } {
   const code: boolean[] = [];
-  let quote = "";
-  let interpolates = false;
-  let braces = 0;
+  // Innermost last; empty in code outside every string.
+  const open: Enclosing[] = [];
   let comment = false;
+  let block = false;
   let next = 0;
   for (let i = 0; i < text.length || next < indices.length; i++) {
+    const inner = open.at(-1);
     while (next < indices.length && indices[next] <= i) {
-      code.push(!comment && (quote === "" || braces > 0) && indices[next] === i);
+      code.push(!comment && !block && inner?.kind !== "string" && indices[next] === i);
       next++;
     }
     if (comment) break;
     if (i >= text.length) continue;
     const char = text[i];
-    if (braces > 0) {
-      if (char === "{") braces++;
-      else if (char === "}") braces--;
-    } else if (quote) {
-      if (char === "\\") i++;
-      else if (char === quote) quote = "";
-      else if (interpolates && quote === "`" && char === "$" && text[i + 1] === "{") {
-        braces = 1;
+    if (block) {
+      if (char === "*" && text[i + 1] === "/") {
+        block = false;
         i++;
-      } else if (interpolates && quote !== "`" && char === "{") {
+      }
+    } else if (inner?.kind === "string") {
+      if (char === "\\") i++;
+      else if (char === inner.quote) open.pop();
+      else if (inner.interpolates && inner.quote === "`" && char === "$" && text[i + 1] === "{") {
+        open.push({ kind: "interpolation", braces: 0 });
+        i++;
+      } else if (inner.interpolates && inner.quote !== "`" && char === "{") {
         // `{{` is a brace in the text.
         if (text[i + 1] === "{") i++;
-        else braces = 1;
+        else open.push({ kind: "interpolation", braces: 0 });
       }
+    } else if (inner && char === "{") inner.braces++;
+    else if (inner && char === "}") {
+      if (inner.braces === 0) open.pop();
+      else inner.braces--;
     } else if (char === '"' || char === "`" || (char === "'" && lexing.single)) {
-      quote = char;
-      interpolates = char === "`" || fStringAt(text, i);
+      open.push({ kind: "string", quote: char, interpolates: char === "`" || fStringAt(text, i) });
     } else if (char === "#" && lexing.hash) comment = true;
     else if (char === "/" && text[i + 1] === "/" && lexing.slash) comment = true;
+    else if (char === "/" && text[i + 1] === "*" && lexing.block) {
+      block = true;
+      i++;
+    }
   }
   while (code.length < indices.length) code.push(false);
-  return { code, balanced: quote === "" && braces === 0 };
+  // A block comment left open goes on to the next line, as `//` does; a string left open is a
+  // misreading.
+  return { code, balanced: open.length === 0 };
 }
 
 /** Whether the quote at `i` opens a Python f-string: `f"`, `rf'`, `Fr"`, … after a non-word. */
@@ -385,13 +416,14 @@ function occurrences(text: string, name: string): number[] {
 // a decomposed `café`.
 const WORD_CHAR = /^[\p{L}\p{M}\p{N}\p{Pc}$\u200c\u200d]$/u;
 
-function isWholeWord(text: string, index: number, name: string): boolean {
+function isWholeWord(text: string, index: number, name: string, sigils: string): boolean {
   const first = String.fromCodePoint(name.codePointAt(0)!);
   const last = lastCodePoint(name);
   const before = lastCodePoint(text.slice(0, index));
   const after = text.slice(index + name.length);
   const next = after === "" ? "" : String.fromCodePoint(after.codePointAt(0)!);
-  return (!WORD_CHAR.test(first) || !WORD_CHAR.test(before)) &&
+  const starts = (char: string) => WORD_CHAR.test(char) || (char !== "" && sigils.includes(char));
+  return (!starts(first) || !starts(before)) &&
     (!WORD_CHAR.test(last) || !WORD_CHAR.test(next));
 }
 

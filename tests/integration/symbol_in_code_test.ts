@@ -31,3 +31,41 @@ Deno.test("line + symbol asks about the name in code when a string or a comment 
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+// The prober's finds 10 and 11: `symbol` landed in a `/* … */` comment, in a string key inside an
+// f-string's or a template's braces, or on JavaScript's private `#size` for `size`, and answered
+// "No references found" (or another symbol's) as complete.
+Deno.test("line + symbol skips block comments, strings inside interpolations and private names", async () => {
+  const repo = await hostileRepo({
+    "pyproject.toml": '[project]\nname = "w"\nversion = "0"\n',
+    "m.py": "def greet(s: str) -> str:\n    return s\n\n\n" +
+      `names = {"greet": "hi"}\nmsg = f"{names['greet']}" + greet("x")\n`,
+    "package.json": JSON.stringify({ name: "w", version: "1.0.0" }),
+    "tsconfig.json": JSON.stringify({
+      compilerOptions: { strict: true, target: "es2022" },
+      include: ["src"],
+    }),
+    "src/a.ts": "export function greet(s: string) { return s; }\n" +
+      'export const r = greet("a") + /* greet */ greet("b");\n' +
+      'const obj = { greet: "hi" };\nexport const t = `${obj["greet"]}` + greet("c");\n',
+    "src/c.ts": "export class Box {\n  #size = 0;\n" +
+      "  resize(size: number) { this.#size = size; return this.#size; }\n}\n",
+  });
+  try {
+    const run = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "src/a.ts", line: 2, symbol: "greet#2" },
+      { id: 2, action: "references", file: "m.py", line: 6, symbol: "greet" },
+      { id: 3, action: "references", file: "src/a.ts", line: 4, symbol: "greet" },
+      { id: 4, action: "references", file: "src/c.ts", line: 3, symbol: "size#2" },
+    ]);
+    type Answer = { details: { locations?: { line: number; column: number }[] } };
+    const at = (i: number) =>
+      (run.lines[i] as Answer).details.locations?.map((l) => `${l.line}:${l.column}`);
+    assert.deepEqual(at(0), ["1:17", "2:18", "2:43", "4:38"], JSON.stringify(run.lines[0]));
+    assert.deepEqual(at(1), ["1:5", "6:29"], JSON.stringify(run.lines[1]));
+    assert.deepEqual(at(2), ["1:17", "2:18", "2:43", "4:38"], JSON.stringify(run.lines[2]));
+    assert.deepEqual(at(3), ["3:10", "3:39"], JSON.stringify(run.lines[3]));
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
