@@ -13,6 +13,7 @@ import type { PositionInput } from "./schema.ts";
 import { ask, type QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";
 import {
+  bareSymbolName,
   type FlatSymbol,
   flattenSymbols,
   matchQuery,
@@ -240,7 +241,7 @@ async function positionOfQuery(
     column: agent.column,
     server: found.selection.start,
     label: `\`${query}\` (${doc.rel}:${agent.line}:${agent.column})`,
-    word: found.name.split("::").pop()!.replace(/\(.*$/, ""),
+    word: bareSymbolName(found),
   };
 }
 

@@ -101,7 +101,8 @@ export interface QueryMatch {
  * called so. Overloads (one qualified name, several entries) count once.
  */
 export function matchQuery(symbols: readonly FlatSymbol[], query: string): QueryMatch {
-  const wanted = query.split(".");
+  // gopls's spelling of a method's container, `(*Greeter).Hello`, is `Greeter.Hello`.
+  const wanted = query.replace(GO_RECEIVER, "$1$2").split(".");
   const name = wanted[wanted.length - 1];
   const parents = wanted.slice(0, -1).join(".");
   const paths = new Map(symbols.map((s) => [s, pathOf(s)]));
@@ -160,9 +161,27 @@ function levenshtein(a: string, b: string): number {
  */
 function pathOf(symbol: FlatSymbol): { container: string; name: string } {
   const segments = (symbol.container ?? "").split(".").filter(Boolean).map(typeName);
+  const method = GO_METHOD.exec(symbol.name);
+  if (method) {
+    segments.push(method[1]);
+    return { container: segments.join("."), name: bareName(method[2]) };
+  }
   const scoped = symbol.name.split("::");
   segments.push(...scoped.slice(0, -1).map(typeName));
   return { container: segments.join("."), name: bareName(scoped[scoped.length - 1]) };
+}
+
+/**
+ * gopls names a method by its receiver, `(*Greeter).Hello` or `(List[T]).Push`: the bare name lost
+ * it all (`(.*$` cut), so no query reached a Go method (a prober's find).
+ */
+const GO_METHOD = /^\(\*?([^()[\]]+)(?:\[[^()]*\])?\)\.([^()]+)$/;
+/** That receiver as a query's part: at the start or after a dot, before a dot. */
+const GO_RECEIVER = /(^|\.)\(\*?([^()[\]]+)(?:\[[^()]*\])?\)(?=\.)/g;
+
+/** The name a symbol goes by in code: `area` for `Shape::area`, `g(int)` or gopls's `(*T).area`. */
+export function bareSymbolName(symbol: FlatSymbol): string {
+  return pathOf(symbol).name;
 }
 
 function typeName(segment: string): string {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type FlatSymbol, matchQuery, qualifiedName } from "./symbol_tree.ts";
+import { bareSymbolName, type FlatSymbol, matchQuery, qualifiedName } from "./symbol_tree.ts";
 
 const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 
@@ -68,4 +68,26 @@ Deno.test("matchQuery() reads rust-analyzer's impl containers and clangd's Class
   const cpp = [...symbols("Shape"), ...symbols("Shape::area", "Circle::area")];
   assert.deepEqual(matchQuery(cpp, "Circle.area").matches.map((s) => s.name), ["Circle::area"]);
   assert.deepEqual(matchQuery(cpp, "area").matches.length, 2);
+});
+
+Deno.test("matchQuery() reads gopls's (*T).M and (T).M method names as M in T", () => {
+  // Top-level symbols, as gopls lists them (the helper would split at the dot).
+  const go = ["Greeter", "(*Greeter).Hello", "(Greeter).Bye", "(*List[T]).Push", "Hello"].map(
+    (name) => ({ ...symbols("x")[0], name }),
+  );
+  assert.deepEqual(matchQuery(go, "Greeter.Hello").matches.map((s) => s.name), [
+    "(*Greeter).Hello",
+  ]);
+  assert.deepEqual(matchQuery(go, "(*Greeter).Hello").matches.map((s) => s.name), [
+    "(*Greeter).Hello",
+  ]);
+  assert.deepEqual(matchQuery(go, "(Greeter).Bye").matches.map((s) => s.name), ["(Greeter).Bye"]);
+  assert.deepEqual(matchQuery(go, "Bye").matches.map((s) => s.name), ["(Greeter).Bye"]);
+  assert.deepEqual(matchQuery(go, "List.Push").matches.map((s) => s.name), ["(*List[T]).Push"]);
+  assert.deepEqual(matchQuery(go, "Hello").matches.map((s) => s.name), [
+    "(*Greeter).Hello",
+    "Hello",
+  ]);
+  assert.deepEqual(matchQuery(go, "Nope.Hello").matches, []);
+  assert.equal(bareSymbolName(go[1]), "Hello");
 });
