@@ -187,7 +187,8 @@ export function applyEdits(
  * The 1-based code point column where `symbol` (`"name"` or `"name#N"`) starts: whole words in code
  * first (not in a string literal or a comment, as far as the line shows: a helper's find, `symbol:
  * "compute"` on `print("compute", compute(1))` was asked about the string, and answered "nothing"),
- * then whole words, then any. `#N` counts in the first of those the line has.
+ * then whole words, then any. `#N` counts in the first of those the line has. A dotted name is
+ * found whole and lands on its last part.
  */
 export function findSymbolColumn(
   lineText: string,
@@ -201,7 +202,14 @@ export function findSymbolColumn(
   const nth = suffix ? Number(suffix[2]) : 1;
   if (name === "" || nth < 1) return undefined;
   const index = symbolOccurrences(lineText, name, lexing)[nth - 1];
-  return index === undefined ? undefined : countCodePoints(lineText, index) + 1;
+  if (index === undefined) return undefined;
+  // A dotted name (`self.command.get_usage`, `std::mem::swap`, `p->next`) is found whole and
+  // names its last part, as a dotted `query` does (a prober's find: it answered for `self`).
+  const last = /(?:\.|::|->)([\p{L}\p{M}\p{N}\p{Pc}$]+)$/u.exec(name);
+  const part = last && /[\p{L}\p{N}_$]/u.test(name.slice(0, last.index))
+    ? name.length - last[1].length
+    : 0;
+  return countCodePoints(lineText, index + part) + 1;
 }
 
 /** The UTF-16 indices of `name` on a line in the tier findSymbolColumn() counts `#N` in. */

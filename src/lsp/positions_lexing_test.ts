@@ -1,5 +1,5 @@
 // findSymbolColumn() with a language's lexing: block comments, strings inside interpolations, and
-// sigils that are part of a name (the prober's finds 10 and 11).
+// sigils that are part of a name, dotted names (the prober's finds 10, 11 and 12).
 import assert from "node:assert/strict";
 import { findSymbolColumn, lexingOf, symbolOccurrences } from "./positions.ts";
 
@@ -52,4 +52,20 @@ Deno.test("symbolOccurrences() reads a 40,000-occurrence line in one pass", () =
   assert.equal(symbolOccurrences(line, "f", ts).length, 80_000);
   assert.equal(symbolOccurrences(line, "f", python).length, 120_000);
   assert.ok(performance.now() - started < 5_000, `${performance.now() - started} ms`);
+});
+
+Deno.test("findSymbolColumn() puts a dotted name on its last part", () => {
+  const python = lexingOf("m.py");
+  const line = "usage = self.command.get_usage() + self.get_usage()";
+  assert.equal(findSymbolColumn(line, "self.command.get_usage", python), 22);
+  assert.equal(findSymbolColumn(line, "self.get_usage", python), 41);
+  assert.equal(findSymbolColumn(line, "self.get_usage#2", python), undefined);
+  assert.equal(findSymbolColumn(line, "command.usage", python), undefined);
+  assert.equal(
+    findSymbolColumn("std::mem::swap(&mut a, &mut b)", "mem::swap", lexingOf("a.rs")),
+    11,
+  );
+  assert.equal(findSymbolColumn("$this->name = $name;", "$this->name", lexingOf("a.php")), 8);
+  // No name before the dot: the text as written.
+  assert.equal(findSymbolColumn("f(...args)", "...args", ts), 3);
 });

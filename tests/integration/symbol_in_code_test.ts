@@ -69,3 +69,33 @@ Deno.test("line + symbol skips block comments, strings inside interpolations and
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+// The prober's find 12: a dotted `symbol` answered for its first part, `self`, as if asked about it.
+Deno.test("line + a dotted symbol asks about its last part", async () => {
+  const repo = await hostileRepo({
+    "pyproject.toml": '[project]\nname = "w"\nversion = "0"\n',
+    "cli.py": "class Command:\n    def get_usage(self) -> str:\n        return ''\n\n\n" +
+      "class Tool:\n    def __init__(self) -> None:\n        self.command = Command()\n\n" +
+      "    def show(self) -> str:\n        return self.command.get_usage()\n",
+  });
+  try {
+    const run = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "cli.py", line: 11, symbol: "self.command.get_usage" },
+      { id: 2, action: "references", file: "cli.py", line: 11, symbol: "self.get_usage" },
+    ]);
+    type Answer = { details?: { locations?: { line: number; column: number }[] }; error?: unknown };
+    const answers = run.lines as Answer[];
+    assert.deepEqual(
+      answers[0].details?.locations?.map((l) => `${l.line}:${l.column}`),
+      ["2:9", "11:29"],
+      JSON.stringify(answers[0]),
+    );
+    assert.deepEqual(answers[1].error, {
+      code: "SYMBOL_NOT_FOUND",
+      message: "`self.get_usage` is not on line 11 of cli.py.",
+      data: { symbol: "self.get_usage", line: 11, nearbyLines: [] },
+    });
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
