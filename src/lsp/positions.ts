@@ -314,6 +314,8 @@ function inCode(
     } else if (char === '"' || char === "`" || (char === "'" && lexing.single)) {
       open.push({ kind: "string", quote: char, interpolates: char === "`" || fStringAt(text, i) });
     } else if (char === "#" && lexing.hash) comment = true;
+    // An escaped slash starts no comment: it is in a regular expression (`/\/*$/`, `/\//`).
+    else if (char === "/" && text[i - 1] === "\\") continue;
     else if (char === "/" && text[i + 1] === "/" && lexing.slash) comment = true;
     else if (char === "/" && text[i + 1] === "*" && lexing.block) {
       block = true;

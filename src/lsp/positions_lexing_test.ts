@@ -18,6 +18,9 @@ Deno.test("findSymbolColumn() skips a name inside a /* … */ comment where the 
   assert.equal(findSymbolColumn("a = b /* b */", "b#2", python), 10);
   assert.equal(findSymbolColumn("const b = 1; // /* b", "b#2", lexingOf("a.zig")), undefined);
   assert.equal(findSymbolColumn('glob("src/**/*.ts", ts)', "ts", ts), 21);
+  // An escaped slash is a regular expression's, no comment's.
+  assert.equal(findSymbolColumn('p = p.replace(/\\/*$/, "") + p', "p#3", ts), 29);
+  assert.equal(findSymbolColumn("p.split(/\\//).concat(p)", "p#2", ts), 22);
 });
 
 Deno.test("findSymbolColumn() skips a string inside an f-string's or a template's braces", () => {
