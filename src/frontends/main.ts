@@ -13,7 +13,7 @@ import type { Gate } from "./gate.ts";
 import type { DaemonFlags } from "../daemon/command.ts";
 import { hookFailure } from "./hook.ts";
 import { serveJsonLines } from "./json_lines.ts";
-import { onSigterm } from "./signals.ts";
+import { onStopSignal } from "./signals.ts";
 import { commandOf, envIfGranted, type GlobalFlags, parseFlags, UsageError } from "./flags.ts";
 export {
   commandOf,
@@ -276,9 +276,9 @@ export async function main(
     switch (command) {
       case undefined: {
         const session = await openGate(flags, "jsonl", own);
-        // SIGTERM ends the session as the end of input does: servers shut down, the watcher's
+        // SIGTERM or SIGINT ends the session as the end of input does: servers shut down, the watcher's
         // barrier folder removed (Deno's default would leave both behind).
-        const unlisten = onSigterm(() => void session.close().finally(() => Deno.exit(0)));
+        const unlisten = onStopSignal(() => void session.close().finally(() => Deno.exit(0)));
         try {
           await serveJsonLines(session, Deno.stdin, Deno.stdout);
         } finally {

@@ -1,5 +1,5 @@
 import process from "node:process";
-import { onSigterm } from "./signals.ts";
+import { onStopSignal } from "./signals.ts";
 import type { Readable, Writable } from "node:stream";
 // The SDK's `./*` export maps `x.js` to types at `x.js.d.ts`, which do not exist, so Deno would
 // type its modules as `any`; @ts-types names the declaration files.
@@ -302,7 +302,7 @@ export async function serveMcp(session: McpGate, options: ServeMcpOptions = {}):
   // client sends when that was not enough: it stops at once.
   const stop = () => void server.close();
   const finish = () => void transport.settled().then(stop);
-  const unlisten = options.stdin ? () => {} : onSigterm(stop);
+  const unlisten = options.stdin ? () => {} : onStopSignal(stop);
   // A client that vanishes mid-answer breaks the pipe; that is the end, not a crash.
   const ignore = () => {};
   stdout.on("error", ignore);

@@ -11,7 +11,7 @@ import type { DaemonConnection } from "../daemon/client.ts";
 import type { Hello } from "../daemon/server.ts";
 import { attachOrStart, type DaemonTarget, NO_DAEMON_HERE } from "../daemon/start.ts";
 import { LineWriter, readLines } from "./lines.ts";
-import { onSigterm } from "./signals.ts";
+import { onStopSignal } from "./signals.ts";
 
 /** The longest line relayed, in characters; the daemon answers one past the MCP limit in bytes. */
 const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -106,7 +106,7 @@ export async function forwardMcp(target: DaemonTarget, hello: Hello): Promise<nu
   use(connection);
 
   const stop = () => connection?.close();
-  const unlisten = onSigterm(() => {
+  const unlisten = onStopSignal(() => {
     stop();
     Deno.exit(0);
   });

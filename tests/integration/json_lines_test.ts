@@ -117,41 +117,44 @@ async function processExists(pid: number): Promise<boolean> {
   }
 }
 
-Deno.test("SIGTERM ends the JSON-lines program as EOF does: exit 0, its server stopped, its barrier folder removed", async () => {
-  const ws = await TempWorkspace.copy("deno");
-  const runtime = await Deno.makeTempDir({ prefix: "lspgate-sigterm-" });
-  await Deno.chmod(runtime, 0o700);
-  const program = new Program(["--root", ws.root], { XDG_RUNTIME_DIR: runtime });
-  const barriers = () =>
-    [...Deno.readDirSync(`${runtime}/lspgate`)].filter((e) => e.name.startsWith("barrier-"));
-  let finished = false;
-  try {
-    const call = await ws.within("src/main.ts", "message = greet(名前)", "greet");
-    await program.send(
-      { id: 1, action: "definition", file: "src/main.ts", line: call.line, column: call.column },
-    );
-    const [definition] = await program.read(1);
-    assert.equal(definition.ok, true, JSON.stringify(definition));
-    await program.send({ id: 2, action: "servers" });
-    const [listed] = await program.read(1);
-    const servers = (listed.details as { servers: { pid?: number }[] }).servers;
-    const serverPid = servers.find((s) => s.pid !== undefined)?.pid;
-    assert.ok(serverPid, JSON.stringify(servers));
-    // The watcher orders its events with a barrier in the private runtime folder.
-    assert.equal(barriers().length, 1);
+// SIGINT too: Claude Code stops its MCP servers with it, and Deno's default skipped every cleanup.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.test(`${signal} ends the JSON-lines program as EOF does: exit 0, its server stopped, its barrier folder removed`, async () => {
+    const ws = await TempWorkspace.copy("deno");
+    const runtime = await Deno.makeTempDir({ prefix: "lspgate-sigterm-" });
+    await Deno.chmod(runtime, 0o700);
+    const program = new Program(["--root", ws.root], { XDG_RUNTIME_DIR: runtime });
+    const barriers = () =>
+      [...Deno.readDirSync(`${runtime}/lspgate`)].filter((e) => e.name.startsWith("barrier-"));
+    let finished = false;
+    try {
+      const call = await ws.within("src/main.ts", "message = greet(名前)", "greet");
+      await program.send(
+        { id: 1, action: "definition", file: "src/main.ts", line: call.line, column: call.column },
+      );
+      const [definition] = await program.read(1);
+      assert.equal(definition.ok, true, JSON.stringify(definition));
+      await program.send({ id: 2, action: "servers" });
+      const [listed] = await program.read(1);
+      const servers = (listed.details as { servers: { pid?: number }[] }).servers;
+      const serverPid = servers.find((s) => s.pid !== undefined)?.pid;
+      assert.ok(serverPid, JSON.stringify(servers));
+      // The watcher orders its events with a barrier in the private runtime folder.
+      assert.equal(barriers().length, 1);
 
-    program.signal("SIGTERM");
-    const end = await program.finish();
-    finished = true;
-    assert.equal(end.code, 0, end.stderr);
-    assert.deepEqual(barriers(), []);
-    assert.equal(await exited(serverPid), true, "the server outlived lspgate");
-  } finally {
-    if (!finished) await program.kill();
-    await ws.remove();
-    await Deno.remove(runtime, { recursive: true });
-  }
-});
+      program.signal(signal);
+      const end = await program.finish();
+      finished = true;
+      assert.equal(end.code, 0, end.stderr);
+      assert.deepEqual(barriers(), []);
+      assert.equal(await exited(serverPid), true, "the server outlived lspgate");
+    } finally {
+      if (!finished) await program.kill();
+      await ws.remove();
+      await Deno.remove(runtime, { recursive: true });
+    }
+  });
+}
 
 /** Whether a process is gone (or dead, awaiting its reaper), waiting a little for it. */
 async function exited(pid: number): Promise<boolean> {
