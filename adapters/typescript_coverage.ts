@@ -10,6 +10,7 @@ import { parseJsonc } from "../src/jsonc.ts";
 import { configIncludes, type IncludeCheck } from "../src/actions/config_includes.ts";
 import { relativeImports } from "../src/actions/importers.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+import { holdingName, namedFiles } from "./name_coverage.ts";
 
 const COMMAND = "typescript.tsserverRequest";
 const CONFIGS = ["tsconfig.json", "jsconfig.json"];
@@ -132,12 +133,13 @@ function leftOutBy(
 ): readonly string[] {
   let byText = leftOut.get(files);
   if (!byText) leftOut.set(files, byText = new Map());
-  let outside = byText.get(text);
+  const key = `${source.source}\n${text}`;
+  let outside = byText.get(key);
   if (!outside) {
     outside = files.filter((file) =>
       source.test(file) && file.startsWith(root + "/") && !includes(file.slice(root.length + 1))
     );
-    byText.set(text, outside);
+    byText.set(key, outside);
   }
   return outside;
 }
@@ -150,6 +152,8 @@ const NAMED = 3;
 const SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
 /** A jsconfig.json's project is JavaScript (and TypeScript) sources. */
 const JS_SOURCE = /(?<!\.d)\.[cm]?[jt]sx?$/;
+/** JavaScript sources: in a tsconfig.json's project only with allowJs (or checkJs). */
+const SCRIPT = /\.[cm]?jsx?$/;
 /** Most files followed through imports from a config's `files` (tsc takes in what they import). */
 const MAX_FOLLOWED = 2_000;
 
@@ -178,25 +182,108 @@ async function configured(
     includes = await withImported(context, includes);
   }
   const left = new Map<string, number>();
-  const source = name === "jsconfig.json" ? JS_SOURCE : SOURCE;
-  const outside = leftOutBy(await context.files(), context.root, effectiveText, includes, source);
+  const allowJs = name === "jsconfig.json" || await allowsJs(context, effective);
+  const source = allowJs ? JS_SOURCE : SOURCE;
+  const all = await context.files();
+  const outside = leftOutBy(all, context.root, effectiveText, includes, source);
   for (const [i, file] of outside.entries()) {
     // Only a file that imports the project can hold uses of it: a jest.config.ts beside src/
     // cannot. Past MAX_READ files, each is counted unread.
     if (i < MAX_READ && !importsProject(context, file, await context.readText(file), includes)) {
       continue;
     }
-    const rel = file.slice(context.root.length + 1);
-    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
+    const top = leftFolder(file.slice(context.root.length + 1));
     left.set(top, (left.get(top) ?? 0) + 1);
   }
-  if (left.size === 0) return { partial: false };
-  const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
-  const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
-  return {
-    partial: true,
-    reason: `${name}'s include leaves ${names.slice(0, NAMED).join(", ")}${more} out`,
-  };
+  const reasons: string[] = [];
+  if (left.size) {
+    const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+    const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
+    reasons.push(`${name}'s include leaves ${names.slice(0, NAMED).join(", ")}${more} out`);
+  }
+  if (!allowJs) {
+    const scripts = await scriptsLeftOut(context, all, effective, includes);
+    if (scripts.length) {
+      const what = context.name ? `may use \`${context.name}\`` : "import it";
+      reasons.push(
+        `${name} sets no allowJs, so its project leaves out JavaScript files that ${what} ` +
+          `(${namedFiles(context, scripts)})`,
+      );
+    }
+  }
+  return reasons.length ? { partial: true, reason: reasons.join("; ") } : { partial: false };
+}
+
+/**
+ * The folder a reason names for a file the include leaves out: its top folder (`tests/`), or the
+ * dot-folder tsc's wildcards skipped (`src/.gen/`), or the file itself at the top.
+ */
+function leftFolder(rel: string): string {
+  const parts = rel.split("/");
+  const dotted = parts.findIndex((part, i) => part.startsWith(".") && i < parts.length - 1);
+  if (dotted > 0) return parts.slice(0, dotted + 1).join("/") + "/";
+  return parts.length > 1 ? parts[0] + "/" : rel;
+}
+
+/**
+ * Whether a tsconfig.json takes JavaScript files into its project: `allowJs`, or `checkJs` (which
+ * implies it), set in it or in the config beside it that it extends. A base elsewhere (a package's)
+ * is not read: taken not to.
+ */
+async function allowsJs(
+  context: CoverageContext,
+  config: Record<string, unknown>,
+): Promise<boolean> {
+  const own = jsOption(config);
+  if (own !== undefined) return own;
+  const base = config.extends;
+  if (typeof base !== "string" || !/^\.\/[^/]+$/.test(base)) return false;
+  const text = await context.readText(join(context.root, base));
+  const parsed: unknown = text === undefined ? undefined : await parseJsonc(text);
+  if (typeof parsed !== "object" || parsed === null) return false;
+  return jsOption(parsed as Record<string, unknown>) ?? false;
+}
+
+function jsOption(config: Record<string, unknown>): boolean | undefined {
+  const options = config.compilerOptions;
+  if (typeof options !== "object" || options === null) return undefined;
+  const { allowJs, checkJs } = options as Record<string, unknown>;
+  if (typeof allowJs === "boolean") return allowJs;
+  return checkJs === true ? true : undefined;
+}
+
+/**
+ * The JavaScript files of a project whose tsconfig.json sets no allowJs: tsserver keeps them out of
+ * its project whatever the include says (src/legacy.js beside src/a.ts), so their uses are missed.
+ * Left aside as a build's output: those under `outDir` or a dist/ folder, and a .js beside the .ts
+ * of the same name. Counted: those holding the name asked about as a word, or without one, those
+ * importing the project.
+ */
+async function scriptsLeftOut(
+  context: CoverageContext,
+  files: readonly string[],
+  config: Record<string, unknown>,
+  includes: IncludeCheck,
+): Promise<string[]> {
+  const options = config.compilerOptions as Record<string, unknown> | undefined;
+  const outDir = typeof options?.outDir === "string"
+    ? join(context.root, options.outDir) + "/"
+    : undefined;
+  const known = new Set(files);
+  const scripts = files.filter((file) =>
+    SCRIPT.test(file) && file.startsWith(context.root + "/") &&
+    !file.slice(context.root.length).includes("/dist/") &&
+    !(outDir && file.startsWith(outDir)) &&
+    ![".ts", ".tsx", ".mts", ".cts"].some((ext) => known.has(file.replace(SCRIPT, ext)))
+  );
+  if (context.name) return await holdingName(context, scripts);
+  const importing: string[] = [];
+  for (const [i, file] of scripts.entries()) {
+    if (i >= MAX_READ || importsProject(context, file, await context.readText(file), includes)) {
+      importing.push(file);
+    }
+  }
+  return importing;
 }
 
 /**

@@ -14,7 +14,9 @@ export type IncludeCheck = (rel: string) => boolean;
 /**
  * What a tsconfig.json or jsconfig.json (its JSONC text) includes: `files`, then `include` less
  * `exclude`, a pattern without a wildcard or a dot in its last part naming a folder, as tsc reads
- * them. Undefined where the text cannot tell (not an object, or `include` left to `extends`).
+ * them (its wildcards take in no file or folder whose name begins with a dot: `src` leaves
+ * src/.gen/ out). Undefined where the text cannot tell (not an object, or `include` left to
+ * `extends`).
  */
 export async function configIncludes(text: string): Promise<IncludeCheck | undefined> {
   const config: unknown = await parseJsonc(text);
@@ -27,12 +29,39 @@ export async function configIncludes(text: string): Promise<IncludeCheck | undef
     if (base !== undefined && listed === undefined) return undefined;
     patterns = listed === undefined ? ["**/*"] : [];
   }
-  const included = matchers(patterns, "/**/*");
+  const included = patterns.map((pattern) => ({
+    matchers: matchers([pattern], "/**/*"),
+    dotted: dottedParts(pattern),
+  }));
   const excluded = matchers(strings(exclude) ?? [], "/**");
   const named = new Set((listed ?? []).map(normalize));
-  return (rel) =>
-    named.has(rel) ||
-    (included.some((m) => m.matches(rel)) && !excluded.some((m) => m.matches(rel)));
+  return (rel) => {
+    if (named.has(rel)) return true;
+    const dots = rel.split("/").filter((part) => part.startsWith("."));
+    return included.some(({ matchers, dotted }) =>
+      matchers.some((m) => m.matches(rel)) &&
+      dots.every((part) => dotted.some((m) => m.matches(part)))
+    ) && !excluded.some((m) => m.matches(rel));
+  };
+}
+
+/**
+ * The parts of an include pattern that spell out a leading dot (`.gen`, `.*`): tsc's `*`, `?` and
+ * `**` match no name that begins with one (its getSubPatternFromSpec), so only these take in a file
+ * or folder named so (`tsc --listFilesOnly` leaves src/.gen/z.ts out of `"include": ["src"]`).
+ */
+function dottedParts(pattern: string): GlobMatcher[] {
+  const parts = normalize(pattern).split("/").filter((part) => part.startsWith("."));
+  const compiled: GlobMatcher[] = [];
+  for (const part of parts) {
+    if (part === "." || part === "..") continue;
+    try {
+      compiled.push(new GlobMatcher(part, "/"));
+    } catch {
+      // Not a pattern: it takes in nothing.
+    }
+  }
+  return compiled;
 }
 
 function strings(value: unknown): string[] | undefined {

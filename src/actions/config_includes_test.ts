@@ -69,3 +69,22 @@ Deno.test("configIncludes() ignores patterns that leave the config's folder", as
     false,
   ]);
 });
+
+Deno.test("configIncludes() leaves out files and folders whose names begin with a dot unless a pattern spells the dot", async () => {
+  // tsc --listFilesOnly: "include": ["src"] takes in neither src/.gen/z.ts nor src/.hidden.ts.
+  assert.deepEqual(
+    await check('{ "include": ["src"] }', ["src/a.ts", "src/.gen/z.ts", "src/.hidden.ts"]),
+    [true, false, false],
+  );
+  assert.deepEqual(await check("{}", ["a.ts", ".storybook/main.ts"]), [true, false]);
+  assert.deepEqual(
+    await check('{ "include": ["src", "src/.gen/**/*", ".config/*.ts"] }', [
+      "src/.gen/z.ts",
+      ".config/vite.ts",
+      "src/.other/y.ts",
+    ]),
+    [true, true, false],
+  );
+  // `files` names a file outright.
+  assert.deepEqual(await check('{ "files": [".gen/z.ts"] }', [".gen/z.ts"]), [true]);
+});

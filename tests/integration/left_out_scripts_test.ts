@@ -1,0 +1,99 @@
+// Files tsserver keeps out of a tsconfig.json's project though they sit in the workspace, each
+// answered "complete" before (a prober's find): JavaScript beside a config without allowJs
+// (src/legacy.js, scripts/run.mjs), and a dot-folder under `include` (src/.gen/, which tsc's
+// wildcards skip). References say partial, naming them; a rename apply is refused.
+import assert from "node:assert/strict";
+import { answered, locationsOf, openSession } from "../helpers/session.ts";
+import { writtenWorkspace } from "../helpers/workspace.ts";
+
+const A = 'export function greet(s: string): string {\n  return "hi " + s;\n}\n\n' +
+  "export function quiet(): number {\n  return 1;\n}\n";
+const FILES: Record<string, string> = {
+  "package.json": '{ "name": "app", "type": "module" }\n',
+  "src/a.ts": A,
+  "src/b.ts": 'import { greet, quiet } from "./a";\nexport const g = greet("ts") + quiet();\n',
+  "src/legacy.js": 'import { greet } from "./a";\nexport const v = greet("legacy js");\n',
+  "src/.gen/z.ts": 'import { greet } from "../a";\nexport const z = greet("dot folder");\n',
+  "scripts/run.mjs": 'import { greet } from "../src/a.js";\nconsole.log(greet("run"));\n',
+  // Not counted: JavaScript without the name, and a build's output.
+  "src/plain.js": "export const plain = 1;\n",
+  "dist/a.js": 'export function greet(s) {\n  return "hi " + s;\n}\n',
+};
+
+function config(compilerOptions: Record<string, unknown>): string {
+  return JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      module: "esnext",
+      moduleResolution: "bundler",
+      ...compilerOptions,
+    },
+    include: ["src"],
+  });
+}
+
+Deno.test("a tsconfig.json without allowJs: references name the JavaScript files and the dot-folder it leaves out; the apply is refused", async () => {
+  const root = await writtenWorkspace("lspgate-scripts-", {
+    ...FILES,
+    "tsconfig.json": config({ noEmit: true }),
+  });
+  const session = await openSession(root, { role: "main", allowMutations: true });
+  try {
+    const refs = answered(
+      await session.handle({ id: 1, action: "references", file: "src/a.ts", query: "greet" }),
+    );
+    assert.deepEqual([...new Set(locationsOf(refs.answer).map((l) => l.file))].sort(), [
+      "src/a.ts",
+      "src/b.ts",
+    ]);
+    assert.equal(refs.details.partial, true, refs.text);
+    assert.equal(
+      refs.details.partialReason,
+      "tsconfig.json's include leaves src/.gen/ out; tsconfig.json sets no allowJs, so its " +
+        "project leaves out JavaScript files that may use `greet` (scripts/run.mjs, src/legacy.js)",
+    );
+    const refused = await session.handle({
+      id: 2,
+      action: "rename",
+      file: "src/a.ts",
+      query: "greet",
+      new_name: "hello",
+      apply: true,
+    });
+    assert.equal(refused.ok, false);
+    if (!refused.ok) assert.equal(refused.error.code, "ACTION_NOT_ALLOWED");
+    assert.equal(await Deno.readTextFile(`${root}/src/legacy.js`), FILES["src/legacy.js"]);
+    // A name no JavaScript file holds: only the dot-folder, which imports the project, is named.
+    const quiet = answered(
+      await session.handle({ id: 3, action: "references", file: "src/a.ts", query: "quiet" }),
+    );
+    assert.equal(quiet.details.partialReason, "tsconfig.json's include leaves src/.gen/ out");
+    assert.equal(quiet.details.total, 3, quiet.text);
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a tsconfig.json with allowJs: its JavaScript is searched; a script outside the include is named", async () => {
+  const root = await writtenWorkspace("lspgate-scripts-", {
+    ...FILES,
+    "tsconfig.json": config({ allowJs: true, noEmit: true }),
+  });
+  const session = await openSession(root);
+  try {
+    const refs = answered(
+      await session.handle({ id: 1, action: "references", file: "src/a.ts", query: "greet" }),
+    );
+    const files = new Set(locationsOf(refs.answer).map((l) => l.file));
+    assert.ok(files.has("src/legacy.js"), refs.text);
+    assert.equal(refs.details.partial, true, refs.text);
+    assert.equal(
+      refs.details.partialReason,
+      "tsconfig.json's include leaves scripts/, src/.gen/ out",
+    );
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
