@@ -22,7 +22,15 @@ export interface WorkspaceProject {
 export interface ProjectList {
   projects: WorkspaceProject[];
   truncated: boolean;
+  /** The walk's files of EMBEDDING formats, sorted, whatever serves them. */
+  embedded: WorkspacePath[];
 }
+
+/**
+ * Formats whose files embed code of a language served apart (a component's `<script lang="ts">`,
+ * a notebook's Python cells): the servers of that language do not search them.
+ */
+export const EMBEDDING: ReadonlySet<string> = new Set([".vue", ".svelte", ".astro", ".ipynb"]);
 
 /** Most files one walk looks at; `truncated` says when there were more. */
 export const FILES_SCANNED = 50_000;
@@ -108,8 +116,10 @@ export async function findProjects(
   const found = await workspace.glob("**/*", { limit: FILES_SCANNED });
   // The server choice depends on a file's folder and extension only: one pick per pair.
   const groups = new Map<string, WorkspacePath[]>();
+  const embedded: WorkspacePath[] = [];
   for (const file of found.paths) {
     const extension = extname(file).toLowerCase();
+    if (EMBEDDING.has(extension)) embedded.push(file);
     if (!extensions.has(extension)) continue;
     const key = `${dirname(file)}\u0000${extension}`;
     const group = groups.get(key);
@@ -139,7 +149,7 @@ export async function findProjects(
   projects.sort((a, b) =>
     order(a.adapter) - order(b.adapter) || first.get(a.key)!.localeCompare(first.get(b.key)!)
   );
-  return { projects, truncated: found.truncated };
+  return { projects, truncated: found.truncated, embedded };
 }
 
 /**

@@ -141,3 +141,56 @@ Deno.test("a declaration file standing in for the code asked about (.pyi, .d.ts 
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("components and notebooks holding the name (.vue, .svelte, .astro, .ipynb) make references partial, naming them; the apply is refused", async () => {
+  // tsserver and pyright search none of them: a rename of greet answered "1 edit in 1 file
+  // (applied)", complete, and broke both components (a prober's find).
+  const util = 'export function greet(s: string): string {\n  return "hi " + s;\n}\n\n' +
+    "export function quiet(): number {\n  return 1;\n}\n";
+  const repo = await hostileRepo({
+    "package.json": JSON.stringify({ name: "app", dependencies: { vue: "^3", svelte: "^5" } }),
+    "tsconfig.json": TSCONFIG,
+    "src/util.ts": util,
+    "src/main.ts": 'import { quiet } from "./util";\nexport const q = quiet();\n',
+    "src/App.vue": '<script setup lang="ts">\nimport { greet } from "./util";\n' +
+      'const msg = greet("vue");\n</script>\n<template><p>{{ msg }}</p></template>\n',
+    "src/Hello.svelte": '<script lang="ts">\n  import { greet } from "./util";\n</script>\n' +
+      '<p>{greet("svelte")}</p>\n',
+    "pyproject.toml": '[project]\nname = "pkg"\nversion = "1.0"\n',
+    "pkg/__init__.py": "",
+    "pkg/mod.py": "def scale(x: int) -> int:\n    return 2 * x\n",
+    "notebooks/explore.ipynb": JSON.stringify({
+      cells: [{
+        cell_type: "code",
+        metadata: {},
+        source: ["from pkg.mod import scale\n", "scale(3)\n"],
+        outputs: [],
+        execution_count: null,
+      }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    }),
+  });
+  try {
+    const at = { file: "src/util.ts", ...locate(util, "greet") };
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "references", ...at },
+      { id: 2, action: "rename", ...at, new_name: "hello", apply: true },
+      { id: 3, action: "references", file: "src/util.ts", ...locate(util, "quiet") },
+      { id: 4, action: "references", file: "pkg/mod.py", line: 1, symbol: "scale" },
+    ], { flags: ["--allow-mutations"] }) as unknown as { lines: Line[] };
+    const said = (name: string, files: string) =>
+      `\`${name}\` is also a word in ${files}, whose embedded code this server does not search ` +
+      "(components, notebooks)";
+    assert.equal(lines[0].details?.partial, true, lines[0].content?.[0].text);
+    assert.equal(lines[0].details?.partialReason, said("greet", "src/App.vue, src/Hello.svelte"));
+    assert.equal(lines[1].error?.code, "ACTION_NOT_ALLOWED", JSON.stringify(lines[1]));
+    assert.equal(await Deno.readTextFile(join(repo.root, "src/util.ts")), util, "nothing written");
+    // A name no component holds: complete.
+    assert.equal(lines[2].details?.partial, false, lines[2].content?.[0].text);
+    assert.equal(lines[3].details?.partialReason, said("scale", "notebooks/explore.ipynb"));
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
