@@ -331,10 +331,15 @@ function render(
     if (note) parts.push(note.slice(1));
   }
   if (!options.single) {
-    const clean = results.filter((r) => r.status === "ok" && r.diagnostics.length === 0).length;
+    const checked = results.filter((r) => r.status === "ok");
+    const clean = checked.filter((r) => r.diagnostics.length === 0).length;
+    // A file that could not be checked (missing, no server…) is not counted as checked.
+    const unchecked = results.length - checked.length;
     parts.unshift(
-      `${plural(total, "diagnostic")} in ${plural(results.length, "file")} checked` +
-        (clean ? ` (${clean} clean)` : "") + filterNote(options) + (total ? ":" : "."),
+      `${plural(total, "diagnostic")} in ${plural(checked.length, "file")} checked` +
+        (clean ? ` (${clean} clean)` : "") +
+        (unchecked ? `, ${plural(unchecked, "file")} not checked` : "") + filterNote(options) +
+        (total || unchecked ? ":" : "."),
     );
     if (options.truncated) parts.push("… more files matched than were checked; narrow the glob.");
   }
