@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { basename, dirname, join } from "node:path";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
@@ -202,6 +203,15 @@ async function filesIn(
   return { extensions, names };
 }
 
+/** The bundle this code runs from, where it runs as one (all its modules share its URL). */
+function bundlePath(): string | undefined {
+  const here = new URL(import.meta.url);
+  if (here.protocol !== "file:" || here.pathname.endsWith("/src/frontends/permissions_cmd.ts")) {
+    return undefined;
+  }
+  return fileURLToPath(here);
+}
+
 /** The `deno run` command line granting exactly `permissions` (with lspgate's V8 flags). */
 export function denoRunCommand(permissions: DenoPermissions, flags: GlobalFlags): string[] {
   const args = ["deno", "run", V8_FLAGS_ARG, `--allow-read=${permissions.read.join(",")}`];
@@ -210,7 +220,12 @@ export function denoRunCommand(permissions: DenoPermissions, flags: GlobalFlags)
   args.push(`--allow-env=${permissions.env.join(",")}`);
   if (permissions.sys.length) args.push(`--allow-sys=${permissions.sys.join(",")}`);
   if (permissions.net.length) args.push(`--allow-net=${permissions.net.join(",")}`);
-  args.push(join(lspgateHome(), "mod.ts"));
+  // The program running: the checkout's mod.ts, or a bundle (dist/lspgate.js, also what the npm
+  // package runs), which outside this project's deno.json needs the flag for its Workers'
+  // narrowed permissions (a helper's find: a bundle printed a mod.ts that is not there).
+  const bundle = bundlePath();
+  if (bundle) args.push("--unstable-worker-options", bundle);
+  else args.push(join(lspgateHome(), "mod.ts"));
   args.push("--root", flags.root, "--role", flags.role);
   if (flags.allowMutations) args.push("--allow-mutations");
   if (flags.sandbox !== "auto") args.push("--sandbox", flags.sandbox);
