@@ -127,6 +127,22 @@ Deno.test("the WebAssembly files come from the package versions deno.json import
   }
 });
 
+Deno.test("grammar_sources.ts imports every WebAssembly file, so the README's deno cache of it fetches them", async () => {
+  const { WASM_FILES } = await import("./loader.ts");
+  const text = await Deno.readTextFile(new URL("./grammar_sources.ts", import.meta.url));
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  // A bare name as deno.json's imports map it: `tree-sitter-go/x.wasm` → npm:tree-sitter-go@v/x.wasm.
+  const imported = [...text.matchAll(/^import source \w+ from "((?:@[^/]+\/)?[^/]+)\/([^"]+)";$/gm)]
+    .map((m) => `${config.imports[m[1]]}/${m[2]}`);
+  assert.deepEqual(imported.sort(), Object.values(WASM_FILES).sort());
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const install = readme.split("\n").find((line) => line.startsWith("deno install -g "));
+  assert.match(
+    install ?? "",
+    / && deno cache --config \S+\/deno\.json \S+\/src\/syntax\/grammar_sources\.ts$/,
+  );
+});
+
 Deno.test("positions on one long minified line are exact, counted once along the line", async () => {
   const keys = Array.from({ length: 2000 }, (_, i) => `"k😀${i}": ${i}`);
   const text = `{${keys.join(", ")}}`;
