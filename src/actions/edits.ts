@@ -26,6 +26,7 @@ import {
   withCheck,
 } from "./checked_edit.ts";
 import { pathExists } from "../fs.ts";
+import { moveCoverage, WILL_RENAME } from "./move_coverage.ts";
 import {
   allowPartialField,
   coverageDetails,
@@ -113,6 +114,7 @@ const renameFileAction = defineAction({
     new_name: z.string().min(1),
     apply: z.boolean().optional(),
     edit_hash: editHashField,
+    allow_partial: allowPartialField,
     timeout: timeoutField,
   }).refine(...hashNeedsApply),
   access: writeIfApplied,
@@ -129,18 +131,16 @@ const renameFileAction = defineAction({
         );
       }
       const newUri = context.workspace.toUri(target);
-      let edit: proto.WorkspaceEdit | null = null;
-      if (doc.client.supports("workspace/willRenameFiles")) {
-        await waitForProject(context, doc.client, "workspace");
-        edit = await ask<proto.WorkspaceEdit | null>(
-          context,
-          doc.client,
-          "workspace/willRenameFiles",
-          {
-            files: [{ oldUri: doc.uri, newUri }],
-          },
-        );
-      }
+      const supported = doc.client.supports(WILL_RENAME);
+      // Before asking: it may first make the server see the whole project (move_coverage.ts). A
+      // move whose imports the server saw in part would break the files it did not update.
+      const coverage = await moveCoverage(context, doc);
+      if (input.apply) refusePartial(coverage, input, "move");
+      const edit = supported
+        ? await ask<proto.WorkspaceEdit | null>(context, doc.client, WILL_RENAME, {
+          files: [{ oldUri: doc.uri, newUri }],
+        })
+        : null;
       const plan = await planEdit(context, edit, doc.encoding, doc.client.options);
       plan.operations.push({ kind: "rename", path: doc.path, target });
       const hash = await editHash(context, plan);
@@ -151,13 +151,21 @@ const renameFileAction = defineAction({
           files: [{ oldUri: doc.uri, newUri }],
         });
       }
-      return renderPlan(
+      const answer = renderPlan(
         context,
         `Move ${doc.rel} to ${context.workspace.relative(target)}`,
         plan,
         !!input.apply,
         hash,
       );
+      return {
+        text: answer.text + coverageNote(coverage),
+        details: {
+          ...answer.details,
+          ...(supported ? {} : { supported: false, method: WILL_RENAME }),
+          ...coverageDetails(coverage),
+        },
+      };
     }),
 });
 

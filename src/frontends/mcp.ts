@@ -91,8 +91,8 @@ const INPUT_SCHEMA = z.looseObject({
     "With apply: write only if the edit adds no error; else applied: false with those errors.",
   ),
   allow_partial: z.boolean().describe(
-    "rename with apply: write even when the answer is partial (details.partial: the server did " +
-      "not see every file, so uses it missed stay unchanged); refused otherwise.",
+    "rename, rename_file with apply: write even when the answer is partial (details.partial: the " +
+      "server did not see every file, so uses it missed stay unchanged); refused otherwise.",
   ),
   content: z.string().describe(
     "diagnostics (what-if): a proposed full text of the file; answers what the server would " +
