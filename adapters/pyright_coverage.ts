@@ -6,14 +6,24 @@
 import { join } from "node:path";
 import { parseJsonc } from "../src/jsonc.ts";
 import { GlobMatcher } from "../src/permissions/glob.ts";
+import { fromFileUrl } from "../src/servers/uri.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
+import { holdingName, namedFiles } from "./name_coverage.ts";
 
 /** How many of the folders left out an answer names. */
 const NAMED = 3;
 
 /**
+ * What pyright excludes where the config gives no `exclude` (its configOptions'
+ * defaultExcludes): a helper found references to `greet` complete without the use in .ci/smoke.py.
+ */
+const DEFAULT_EXCLUDE = ["**/node_modules", "**/__pycache__", "**/.*"];
+
+/**
  * See the file comment: partial, naming the folders left out, when include/exclude leave any.
- * `sections`: the pyproject.toml tables the server reads, in its order.
+ * Asked about a name, only the files left out (by the config or pyright's default exclude) that
+ * hold it as a word count, and are named. `sections`: the pyproject.toml tables the server reads,
+ * in its order.
  */
 export function pyrightCoverage(sections: readonly string[]): CoverageHook {
   return (context) => coverage(context, sections);
@@ -23,30 +33,67 @@ async function coverage(
   context: CoverageContext,
   sections: readonly string[],
 ): Promise<CoverageAnswer> {
-  const config = await readConfig(context, sections);
-  if (!config || (config.include === undefined && config.exclude === undefined)) {
-    return { partial: false };
-  }
+  const config: Partial<PyrightConfig> = await readConfig(context, sections) ?? {};
+  const configured = config.include !== undefined || config.exclude !== undefined;
+  // Without a name, a config's choice is said (as before); pyright's own defaults are not.
+  if (!configured && !context.name) return { partial: false };
   const included = matchers(config.include ?? ["."]);
-  const excluded = matchers(config.exclude ?? []);
-  const left = new Map<string, number>();
+  const excluded = matchers(config.exclude ?? DEFAULT_EXCLUDE);
+  // An open file is searched whatever the config says: the one asked in is.
+  const asked = fromFileUrl(context.uri);
+  // Each file left out, and by what.
+  const left = new Map<string, "include" | "exclude">();
   for (const file of await context.files()) {
-    if (!file.startsWith(context.root + "/")) continue;
+    if (!file.startsWith(context.root + "/") || file === asked) continue;
     const rel = file.slice(context.root.length + 1);
-    if (included.some((m) => m.matches(rel)) && !excluded.some((m) => m.matches(rel))) continue;
-    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
-    left.set(top, (left.get(top) ?? 0) + 1);
+    const out = !included.some((m) => m.matches(rel))
+      ? "include"
+      : excluded.some((m) => m.matches(rel))
+      ? "exclude"
+      : undefined;
+    if (out) left.set(file, out);
   }
   if (left.size === 0) return { partial: false };
+  const server = sections[0].replace(/^tool\./, "");
+  if (context.name) {
+    const holding = await holdingName(context, [...left.keys()]);
+    if (holding.length === 0) return { partial: false };
+    const by = new Set(holding.map((file) => left.get(file)!));
+    return {
+      partial: true,
+      reason: `${whose(config, by, server)} ${
+        namedFiles(context, holding)
+      } out, where \`${context.name}\` is a word`,
+    };
+  }
   // The folders with most files left out first: src/ and tests/ before docs/.
-  const names = [...left].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
+  const counts = new Map<string, number>();
+  for (const file of left.keys()) {
+    const rel = file.slice(context.root.length + 1);
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel;
+    counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  const names = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([n]) => n);
   const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : "";
-  const keys = [config.include && "include", config.exclude && "exclude"].filter(Boolean);
   return {
     partial: true,
-    reason: `${config.source} ${keys.join(" and ")} ${keys.length > 1 ? "leave" : "leaves"} ` +
+    reason: `${whose(config, new Set(left.values()), server)} ` +
       `${names.slice(0, NAMED).join(", ")}${more} out`,
   };
+}
+
+/**
+ * What left files out, and its verb, as a reason says it: `pyproject.toml's [tool.pyright] include
+ * leaves`, or pyright's default exclude where the config gives none.
+ */
+function whose(config: Partial<PyrightConfig>, by: ReadonlySet<string>, server: string): string {
+  const keys: string[] = [];
+  if (by.has("include")) keys.push("include");
+  if (by.has("exclude") && config.exclude !== undefined) keys.push("exclude");
+  const defaults = by.has("exclude") && config.exclude === undefined;
+  const parts = keys.length ? [`${config.source} ${keys.join(" and ")}`] : [];
+  if (defaults) parts.push(`${server}'s default exclude (${DEFAULT_EXCLUDE.join(", ")})`);
+  return `${parts.join(" and ")} ${keys.length + (defaults ? 1 : 0) > 1 ? "leave" : "leaves"}`;
 }
 
 interface PyrightConfig {
