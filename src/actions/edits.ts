@@ -134,7 +134,7 @@ const renameFileAction = defineAction({
       const supported = doc.client.supports(WILL_RENAME);
       // Before asking: it may first make the server see the whole project (move_coverage.ts). A
       // move whose imports the server saw in part would break the files it did not update.
-      const coverage = await moveCoverage(context, doc);
+      const coverage = await moveCoverage(context, doc, target);
       if (input.apply) refusePartial(coverage, input, "move");
       const edit = supported
         ? await ask<proto.WorkspaceEdit | null>(context, doc.client, WILL_RENAME, {

@@ -2,7 +2,7 @@
 // workspace/willRenameFiles, moved pkg/util.py with "0 edits in 1 file (applied)" and broke
 // pkg/main.py; typescript-language-server left packages/b's import of packages/a unchanged (another
 // project), and without a jsconfig.json updated 0 of semver's 11 importers in a fresh session.
-import { extname } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import type { CoverageAnswer } from "../../adapters/coverage.ts";
 import { nameAsWord } from "../../adapters/name_coverage.ts";
 import { projectCoverage, withReadiness } from "./coverage.ts";
@@ -18,18 +18,27 @@ export const WILL_RENAME = "workspace/willRenameFiles";
 const MAX_READ = 2_000;
 /** Enough files found to say so (and name them). */
 const ENOUGH = 3;
+/** Servers whose language imports a folder, not a file (a Go package): its name stands for it. */
+const FOLDER_IMPORTS = new Set(["gopls"]);
 
 /**
  * Call before asking the server for the move's edits. Where it offers WILL_RENAME, the coverage of
  * a workspace-wide question about the module's name (the hook may first make the server see the
  * whole project; other projects holding the name make it partial); where it does not, partial when
  * files of its languages hold the module's name as a word: their imports are left as they are.
+ * `target`: where the file moves (absolute).
  */
 export async function moveCoverage(
   context: ActionContext,
   doc: QueryDocument,
+  target: string,
 ): Promise<CoverageAnswer> {
-  const name = moduleName(doc.path);
+  let name = moduleName(doc.path);
+  if (FOLDER_IMPORTS.has(doc.lease.pick.adapter.id)) {
+    // A file moved within its folder stays in its package: no import names it.
+    if (dirname(target) === dirname(doc.path)) return { partial: false };
+    name = basename(dirname(doc.path));
+  }
   if (doc.client.supports(WILL_RENAME)) {
     const ready = await waitForProject(context, doc.client, "workspace");
     const { adapter, root } = doc.lease.pick;

@@ -130,8 +130,45 @@ Deno.test("javascript without a jsconfig.json: rename_file in a fresh session up
     assert.equal(lines[0].ok, true, JSON.stringify(lines[0]));
     const changed = (lines[0].details?.changes as { file: string }[]).map((c) => c.file).sort();
     // The importers updated, and the move itself.
-    assert.deepEqual(changed, ["functions/eq.js", "functions/gt.js", "index.js", "lib/compare.js"]);
+    assert.deepEqual(
+      changed,
+      ["functions/eq.js", "functions/gt.js", "index.js", "lib/compare.js"],
+      lines[0].content?.[0].text,
+    );
     assert.equal(lines[0].details?.partial, false, lines[0].content?.[0].text);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
+
+Deno.test("go: rename_file within its package is complete and applies; a move to another folder, whose package main.go imports, is partial", async () => {
+  const repo = await hostileRepo({
+    "go.mod": "module example.com/root\n\ngo 1.21\n",
+    "greet/greet.go": 'package greet\n\nfunc Hello() string { return "hi" }\n',
+    "main.go": 'package main\n\nimport "example.com/root/greet"\n\n' +
+      "func main() { println(greet.Hello()) }\n",
+  });
+  try {
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "rename_file", file: "greet/greet.go", new_name: "other/greet.go" },
+      {
+        id: 2,
+        action: "rename_file",
+        file: "greet/greet.go",
+        new_name: "greet/hello.go",
+        apply: true,
+      },
+    ], MUTATIONS) as unknown as { lines: Line[] };
+    assert.equal(lines[0].details?.partial, true, lines[0].content?.[0].text);
+    assert.equal(
+      lines[0].details?.partialReason,
+      "gopls does not update imports on a move (it offers no workspace/willRenameFiles); " +
+        "`greet` is a word in main.go, whose imports of greet/greet.go would be left as they are",
+    );
+    assert.equal(lines[1].ok, true, JSON.stringify(lines[1]));
+    assert.equal(lines[1].details?.partial, false, lines[1].content?.[0].text);
+    assert.equal(lines[1].details?.applied, true);
+    assert.ok(await exists(join(repo.root, "greet/hello.go")));
   } finally {
     await Deno.remove(repo.base, { recursive: true });
   }
