@@ -1,6 +1,7 @@
 // Starting one server: its command resolved (a project's own programs refused where they may not
 // run), wrapped in its sandbox, its client options, the client started; what the sandbox leaves
 // is cleaned up once the server exits.
+import { refuseSpecialConfigs } from "./config_files.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { LspClient } from "../lsp/client.ts";
 import type { ExitInfo, ServerClient } from "../lsp/server_client.ts";
@@ -46,6 +47,7 @@ export class ServerStarter {
         trusted,
       });
       await checkProgram(entry.adapter, command, this.options.workspace);
+      await refuseSpecialConfigs(entry.adapter, entry.root);
       // A Worker allowed to spawn one binary cannot be handed a shell: uncapped there.
       const cap = this.options.isolate && !this.options.wrap ? undefined : config?.memoryCapMiB;
       const run = cap === undefined ? command : await withMemoryCap(command, cap);
