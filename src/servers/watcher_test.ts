@@ -237,6 +237,8 @@ Deno.test(
       const deadline = Date.now() + 20_000;
       while (!watcher.exact && Date.now() < deadline) await watcher.flush();
       assert.equal(watcher.tracking, "exact");
+      // Flushes before the watch was set (more of them on a loaded machine) were losses too.
+      const before = lost;
       // Another program writes to the FIFO and reads it back: Deno's watch opens it too, and
       // stalls there.
       const shell = await new Deno.Command("sh", {
@@ -244,7 +246,7 @@ Deno.test(
       }).output();
       assert.equal(shell.code, 0);
       await watcher.flush();
-      assert.equal(lost, 1, "the first barrier not reported is a loss");
+      assert.equal(lost, before + 1, "the first barrier not reported is a loss");
       assert.equal(watcher.exact, false);
       assert.equal(watcher.tracking, "best effort");
       await watcher.flush();

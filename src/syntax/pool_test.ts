@@ -93,14 +93,15 @@ Deno.test("SyntaxPool: once its caller's input ends, a parse has 1 s more, and a
   }
 });
 
-Deno.test("SyntaxPool: crafted files queued when the input ends all answer within 1.5 s of it, not a second each once they start", async () => {
+Deno.test("SyntaxPool: crafted files queued when the input ends all answer soon after it, not a second each once they start", async () => {
   const pool = new SyntaxPool();
   try {
     await pool.run(small, { timeoutMs: 30_000 });
     const ending = new AbortController();
-    // Six deep parses on two Workers: four wait behind the two running.
+    // Ten deep parses on two Workers: eight wait behind the two running. A second each once they
+    // start (the defect) is 5 s; all within the end's bound, well under that even when loaded.
     const jobs = Array.from(
-      { length: 6 },
+      { length: 10 },
       () => failure(pool.run(deep, { timeoutMs: 30_000, ending: ending.signal })),
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -108,7 +109,7 @@ Deno.test("SyntaxPool: crafted files queued when the input ends all answer withi
     ending.abort();
     const errors = await Promise.all(jobs);
     const ms = performance.now() - started;
-    assert.ok(ms < 2000, `${ms} ms after the end of input`);
+    assert.ok(ms < 4000, `${ms} ms after the end of input`);
     for (const error of errors) {
       assert.equal(error.code, "TIMEOUT");
       assert.equal(error.data?.endOfInput, true);

@@ -36,7 +36,7 @@ function assertTimedOut(file: string, answer: { line: Record<string, unknown>; m
 
 /**
  * The outline and the parse errors of `file` asked at once (both parse Workers busy), then
- * `status` meanwhile: status within 500 ms, both within the timeout + 1 s; the outline TIMEOUT.
+ * `status` meanwhile: status within 1 s, both within the timeout + 1 s; the outline TIMEOUT.
  */
 async function assertResponsive(lspgate: Lspgate, file: string, id: number): Promise<void> {
   const outline = lspgate.ask({ id, action: "symbols", file, timeout_ms: TIMEOUT_MS });
@@ -44,7 +44,9 @@ async function assertResponsive(lspgate: Lspgate, file: string, id: number): Pro
   await sleep(300);
   const status = await lspgate.ask({ id: id + 2, action: "status" });
   assert.equal(status.line.ok, true, JSON.stringify(status.line));
-  assert.ok(status.ms < 500, `${file}: status took ${status.ms.toFixed(0)} ms during the parse`);
+  // A main thread held by the parse would answer after it (its 2 s, less the 300 ms slept); half
+  // of that leaves room for a loaded machine (543 ms seen under CI's load).
+  assert.ok(status.ms < 1000, `${file}: status took ${status.ms.toFixed(0)} ms during the parse`);
   assertTimedOut(file, await outline);
   // The parse errors of a 60,000-deep file may be listed in time; if so, they are not "none".
   const diagnostics = await errors;
@@ -108,7 +110,8 @@ Deno.test("EOF during the parse of each deep file: lspgate exits within 2 s, the
       assert.ok(exit.ms < 2000, `${file}: exited ${exit.ms.toFixed(0)} ms after EOF`);
       const answer = (await pending).line;
       assert.equal(codeOf(answer), "TIMEOUT", `${file}: ${JSON.stringify(answer)}`);
-      assert.match((answer.error as Failure).message, /within 1000 ms of the end of input/);
+      // 1000 ms for a parse running at EOF, 1500 for one a loaded machine had not started yet.
+      assert.match((answer.error as Failure).message, /within 1[05]00 ms of the end of input/);
     } finally {
       await lspgate.kill();
     }
