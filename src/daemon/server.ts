@@ -1,4 +1,5 @@
 import { LspGateError, toLspGateError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 import { LineWriter, readLines } from "../frontends/lines.ts";
 import { checkRuntimeEntry } from "../runtime_folder.ts";
 
@@ -168,6 +169,8 @@ export async function runDaemon(options: DaemonOptions): Promise<RunningDaemon> 
               hello: {
                 ok: true,
                 pid: Deno.pid,
+                // A client of another lspgate version serves itself instead (start.ts).
+                version: VERSION,
                 ...connection.granted,
                 // Said back: a daemon of an earlier version would take MCP lines for requests.
                 ...(hello.mcp ? { mcp: true } : {}),

@@ -1,3 +1,4 @@
+import { VERSION } from "../version.ts";
 import { join, resolve } from "node:path";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { fileURLToPath } from "node:url";
@@ -77,7 +78,7 @@ export async function attachOrStart(
   hello: Hello,
 ): Promise<DaemonConnection | undefined> {
   const attached = await attach(target, hello);
-  if (attached) return attached;
+  if (attached) return sameVersion(attached);
   const { socketPath } = await daemonAddress(target);
   // A Unix socket's path holds at most 107 bytes: a longer runtime folder can hold none (a
   // helper's find: the message blamed a missing --allow-run, the daemon an INTERNAL error).
@@ -121,13 +122,33 @@ export async function attachOrStart(
   while (Date.now() < deadline) {
     const wasExited = exited;
     const connection = await attach(target, hello).catch(() => undefined);
-    if (connection) return connection;
+    if (connection) return sameVersion(connection);
     // A daemon that ended without listening either failed to start or found another daemon
     // answering, which the attach just tried: nothing more to wait for.
     if (wasExited) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return undefined;
+}
+
+/**
+ * `connection`, if its daemon is this lspgate's version; else it is closed and the error says so.
+ * After an upgrade the old daemon went on serving its old code (and without its fixes) until it
+ * idled out, and nothing said so (a helper's find): a client of another version serves itself,
+ * and the daemon is left to its own clients (`lspgate daemon stop` replaces it).
+ */
+function sameVersion(connection: DaemonConnection): DaemonConnection {
+  const version = connection.granted.version;
+  if (version === VERSION) return connection;
+  connection.close();
+  throw new LspGateError(
+    "SERVER_START_FAILED",
+    `the daemon running is ${
+      typeof version === "string" ? `lspgate ${version}` : "an earlier lspgate"
+    }, this is ${VERSION}: stop it (\`lspgate daemon stop\`) and the next call starts one of ` +
+      "this version",
+    { daemonVersion: version ?? null },
+  );
 }
 
 /** The longest path a Unix socket may have on Linux (sun_path's 108 bytes, less its NUL). */
