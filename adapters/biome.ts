@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
-import { biomePlugins } from "../src/servers/config_plugins.ts";
+import { biomePlugins, pluginConfigAbove } from "../src/servers/config_plugins.ts";
 
 /**
  * Biome, as a linter beside the language server, for projects that configure it (biome.json):
@@ -29,6 +29,11 @@ export const biomeAdapter: Adapter = {
   installHint:
     "Install Biome: `npm install -D @biomejs/biome` (or `npm install -g @biomejs/biome`).",
   readiness: "immediate",
+  async refuseFile({ workspace, file }) {
+    const config = await pluginConfigAbove(workspace, file, "biome");
+    return config && `${config} names plugins (repository code), which Biome would run for it, ` +
+        "and the root is not trusted (`--trust` runs them, sandboxed)";
+  },
   async resolve({ root, workspace, configuredCommand, trusted }) {
     // Biome has no setting that keeps linting but skips the GritQL and JavaScript plugins a
     // biome.json names: for an untrusted root it does not run at all, and says why.

@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
-import { denoLintPlugins } from "../src/servers/config_plugins.ts";
+import { denoLintPlugins, pluginConfigAbove } from "../src/servers/config_plugins.ts";
 import { onPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
 
@@ -30,6 +30,11 @@ export const denoAdapter: Adapter = {
   settings: { deno: settings },
   // The upgrade check reaches the network, which a sandbox has not.
   env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+  async refuseFile({ workspace, file }) {
+    const config = await pluginConfigAbove(workspace, file, "deno");
+    return config && `${config} names lint plugins (repository code), which deno lsp would run ` +
+        "for it, and the root is not trusted (`--trust` runs them, sandboxed)";
+  },
   async resolve({ workspace, configuredCommand, trusted }) {
     const lint = trusted ? {} : await lintWithoutPlugins(workspace);
     if (configuredCommand) return { command: configuredCommand, ...lint };

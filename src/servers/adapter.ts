@@ -89,6 +89,11 @@ export interface Adapter {
   priority: number;
   /** Finds the server binary; throws SERVER_NOT_INSTALLED (with `installHint`) when it is missing. */
   resolve(context: AdapterContext): Promise<ServerCommand>;
+  /**
+   * For a root not trusted: why `file` must not be asked of this server (repository code the
+   * server would run for it, which the check in `resolve` could not see); undefined to ask it.
+   */
+  refuseFile?(context: { workspace: string; file: string }): Promise<string | undefined>;
   /** How to install the server, for the SERVER_NOT_INSTALLED message. */
   installHint: string;
   initializationOptions?: unknown;

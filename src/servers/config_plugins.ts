@@ -8,8 +8,9 @@
  * @module
  */
 
-import { parseJsonc } from "../jsonc.ts";
+import { jsonc } from "../jsonc.ts";
 import { dirname, join, relative } from "node:path";
+import { isSkippedFolder } from "../permissions/walk.ts";
 import { walkTree } from "./tree_walk.ts";
 
 /** Where a config names plugins, for each server that runs them, and what it extends. */
@@ -69,9 +70,10 @@ function configsNamingPlugins(
 
 /**
  * Files named `names` under `root` that pass `test`, sorted; a link by such a name counts unless
- * it leads to a file inside `root` (its target is then tested). Every folder is looked in but
- * node_modules: the servers find a config above any file they are asked about (deno lsp read one
- * in `.cache/` and `target/`, which lspgate's other walks skip), and none lints node_modules.
+ * it leads to a file inside `root` (its target is then tested). Heavy folders (`.git`, `.venv`,
+ * Cargo's `target`, `.cache`…) are not walked, which a checkout's tens of thousands of files there
+ * would cut short (and a walk cut short turns the server's part off): a file asked about inside
+ * one is checked on its own (pluginConfigAbove).
  */
 async function findConfigs(
   root: string,
@@ -80,12 +82,54 @@ async function findConfigs(
 ): Promise<string[]> {
   const found: string[] = [];
   const complete = await walkTree(root, async (path, entry) => {
-    if (!names.includes(entry.name) || !(entry.isFile || entry.isSymlink)) return;
-    const inside = entry.isFile || await fileInside(root, join(root, path));
-    if (!inside || await test(path)) found.push(path);
-  }, (entry) => entry.name !== "node_modules");
+    if (await namedConfig(root, path, entry, names, test)) found.push(path);
+  }, (entry, folder) => !isSkippedFolder(folder, entry.name));
   found.sort();
   return complete ? found : [...found, "…"];
+}
+
+/** Whether the entry at `path` is a config by one of `names` that counts (see findConfigs). */
+async function namedConfig(
+  root: string,
+  path: string,
+  entry: { name: string; isFile: boolean; isSymlink: boolean },
+  names: string[],
+  test: (path: string) => Promise<boolean>,
+): Promise<boolean> {
+  if (!names.includes(entry.name) || !(entry.isFile || entry.isSymlink)) return false;
+  const inside = entry.isFile || await fileInside(root, join(root, path));
+  return !inside || await test(path);
+}
+
+/**
+ * For a file inside a folder the walk at start passed over (`.cache/main.ts`): the config by
+ * `server`'s names in that folder or below it, on the way to the file, that names plugins (the
+ * server reads the nearest config above a file: deno lsp ran a plugin of `.cache/deno.json` and
+ * `target/deno.json`, a helper's find). Undefined for every other file, at no cost.
+ */
+export async function pluginConfigAbove(
+  root: string,
+  file: string,
+  server: keyof typeof PLUGIN_CONFIGS,
+): Promise<string | undefined> {
+  const rel = relative(root, dirname(file));
+  if (rel === "" || rel.startsWith("..") || rel.startsWith("/")) return undefined;
+  const { names } = PLUGIN_CONFIGS[server];
+  const test = (path: string) =>
+    namesPlugins(root, join(root, path), PLUGIN_CONFIGS[server], new Set());
+  let folder = root;
+  let skipped = false;
+  for (const part of rel.split("/")) {
+    skipped ||= isSkippedFolder(folder, part);
+    folder = join(folder, part);
+    if (!skipped) continue;
+    for (const name of names) {
+      const path = relative(root, join(folder, name));
+      const entry = await Deno.lstat(join(folder, name)).catch(() => undefined);
+      if (entry && await namedConfig(root, path, { name, ...entry }, names, test)) return path;
+    }
+  }
+  return undefined;
 }
 
 /** Whether `path` leads (through links) to a regular file inside `root`. */
@@ -100,9 +144,9 @@ async function fileInside(root: string, path: string): Promise<boolean> {
 }
 
 /**
- * Whether the config at `path`, or one it extends, names plugins. Leniently, as the server reads
- * it: one it cannot parse but that mentions plugins counts, and so does an `extends` that leaves
- * the root, names a package, or goes deeper than MAX_EXTENDS.
+ * Whether the config at `path`, or one it extends, names plugins. Conservatively: one that is not
+ * plain JSON with comments counts, and so does an `extends` that leaves the root, names a
+ * package, or goes deeper than MAX_EXTENDS.
  */
 async function namesPlugins(
   root: string,
@@ -119,10 +163,19 @@ async function namesPlugins(
   } catch {
     return false;
   }
-  const config = await parseJsonc(text);
+  // Strictly: a text jsonc-parser reads with errors counts. Deno reads more than JSON with
+  // comments (single-quoted strings: a helper's find ran `{'lint':{'plugins':[…]}}`'s plugin),
+  // and what it reads there cannot be told for sure.
+  const errors: unknown[] = [];
+  let config: Config;
+  try {
+    config = (await jsonc()).parse(text, errors as never, { allowTrailingComma: true });
+  } catch {
+    return true;
+  }
+  if (errors.length > 0) return true;
   const plugins = kind.plugins(config);
   if (Array.isArray(plugins) ? plugins.length > 0 : plugins !== undefined) return true;
-  if (config === undefined && text.includes("plugins")) return true;
   const extended = kind.extends(config);
   for (const spec of extended === undefined ? [] : [extended].flat()) {
     // "//": the project's root config, which the walk finds and tests on its own.

@@ -132,6 +132,24 @@ export class ServerManager {
     return { leases, failures };
   }
 
+  /** Throws ACTION_NOT_ALLOWED where `pick`'s adapter must not be asked about `file` (untrusted). */
+  async #refuseFile(pick: Pick, file: string): Promise<void> {
+    const refuse = pick.adapter.refuseFile;
+    if (!refuse) return;
+    const trusted = (this.options.trustedRoots ?? []).some((t) =>
+      pick.root === t || pick.root.startsWith(t + "/")
+    );
+    if (trusted) return;
+    const reason = await refuse({ workspace: this.options.workspace, file });
+    if (!reason) return;
+    throw new LspGateError(
+      "ACTION_NOT_ALLOWED",
+      `${pick.adapter.id} is not asked about ${file.slice(this.options.workspace.length + 1)}: ` +
+        reason,
+      { server: pick.adapter.id },
+    );
+  }
+
   async #lease(
     pick: Pick,
     file: string,
@@ -139,6 +157,7 @@ export class ServerManager {
     lock?: OverlayLock,
   ): Promise<Lease> {
     if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
+    await this.#refuseFile(pick, file);
     // A file under another request's overlay is waited for: this query must not see its text.
     const releaseHold = lock?.paths.has(file) ? () => {} : await this.#locks.shared(file, signal);
     const entry = this.#entry(pick.adapter, pick.root);

@@ -55,6 +55,12 @@ const denoLayouts: Record<string, { files: Record<string, string>; link?: [strin
       ".cache/main.ts": "export const answer = 42;\n",
     },
   },
+  "a deno.json with single quotes (Deno reads them; JSON does not)": {
+    files: {
+      "deno.json": "{'lint':{'plu\\u0067ins':['./plugin.js']}}\n",
+      "plugin.js": DENO_PLUGIN,
+    },
+  },
   "a workspace config naming another config (deno.config)": {
     files: {
       "deno.json": "{}\n",
@@ -80,7 +86,17 @@ for (const [layout, { files, link }] of Object.entries(denoLayouts)) {
     if (link) await Deno.symlink(link[0], `${repo.root}/${link[1]}`);
     try {
       const { lines, text } = await ask(repo.root, [{ id: 1, action: "diagnostics", file }]);
-      assert.equal(lines[0].ok, true, text);
+      if (file === ".cache/main.ts") {
+        // In a folder the check at start does not walk: the file itself is not asked of deno lsp.
+        const error = lines[0].error as { code: string; message: string };
+        assert.equal(error.code, "ACTION_NOT_ALLOWED", text);
+        assert.match(
+          error.message,
+          /^deno is not asked about \.cache\/main\.ts: \.cache\/deno\.json names lint plugins/,
+        );
+      } else {
+        assert.equal(lines[0].ok, true, text);
+      }
       assert.ok(!text.includes("PLUGIN-RAN"), `the plugin ran: ${text}`);
       assert.ok(!text.includes(SECRET), "the secret leaked");
     } finally {
@@ -125,6 +141,37 @@ for (const [layout, { files, link }] of Object.entries(biomeLayouts)) {
     }
   });
 }
+
+Deno.test("a heavy folder past the walk's bound (a Rust target/ beside Cargo.toml) keeps Biome and deno lint on", async () => {
+  const repo = await hostileRepo({
+    "biome.json": "{}\n",
+    "deno.json": "{}\n",
+    "src-tauri/Cargo.toml": '[package]\nname = "app"\n',
+    "src/a.ts": "let unused = 1;\nexport const b = 2;\n",
+  });
+  // 51,000 entries: more than the walk looks at (50,000), all in the skipped target/.
+  const made = await new Deno.Command("sh", {
+    args: [
+      "-c",
+      'mkdir -p target && cd target && for i in $(seq 300); do mkdir "$i"; ' +
+      '(cd "$i" && touch $(seq 169)); done',
+    ],
+    cwd: `${repo.root}/src-tauri`,
+  }).output();
+  assert.equal(made.code, 0);
+  try {
+    const { lines, text } = await ask(repo.root, [
+      { id: 1, action: "diagnostics", file: "src/a.ts" },
+      { id: 2, action: "status" },
+    ]);
+    assert.equal(lines[0].ok, true, text);
+    // A walk cut short counted as naming plugins: Biome was refused, deno lint turned off.
+    assert.doesNotMatch(text, /names plugins|names lint plugins|too many files/);
+    assert.match(text, /biome/);
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
 
 /** A listener that serves a schema making `a` a number, and the URLs asked of it. */
 function schemaServer() {
