@@ -10,6 +10,10 @@ import { fromFileUrl } from "../src/servers/uri.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";
 
+/** A file of an installed environment, not of the project. */
+const ENVIRONMENT =
+  /(^|\/)(site-packages|dist-packages)\/|(^|\/)\.(pixi|direnv|nox|tox|conda|venv)\//;
+
 /** How many of the folders left out an answer names. */
 const NAMED = 3;
 
@@ -46,6 +50,9 @@ async function coverage(
   for (const file of await context.files()) {
     if (!file.startsWith(context.root + "/") || file === asked) continue;
     const rel = file.slice(context.root.length + 1);
+    // Installed packages (an environment in `.pixi/`, `.direnv/`, `.nox/`) use names of their own,
+    // not the project's: a common name would be partial everywhere.
+    if (ENVIRONMENT.test(rel)) continue;
     const out = !included.some((m) => m.matches(rel))
       ? "include"
       : excluded.some((m) => m.matches(rel))

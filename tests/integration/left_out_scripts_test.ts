@@ -97,3 +97,39 @@ Deno.test("a tsconfig.json with allowJs: its JavaScript is searched; a script ou
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("allowJs set by a package's base config (Astro's), and 250 cached scripts without the name: complete", async () => {
+  const chunks: Record<string, string> = {};
+  for (let i = 0; i < 250; i++) {
+    chunks[`.angular/cache/deps/chunk-${i}.js`] = `export const c${i} = ${i};\n`;
+  }
+  const root = await writtenWorkspace("lspgate-scripts-", {
+    "package.json": '{ "name": "app", "type": "module" }\n',
+    "tsconfig.json": '{ "extends": "astro/tsconfigs/strict", "include": ["**/*"] }\n',
+    "node_modules/astro/package.json": '{ "name": "astro", "version": "4.0.0" }\n',
+    "node_modules/astro/tsconfigs/base.json": JSON.stringify({
+      compilerOptions: { module: "esnext", moduleResolution: "bundler", allowJs: true },
+    }),
+    "node_modules/astro/tsconfigs/strict.json":
+      '{ "extends": "./base.json", "compilerOptions": { "strict": true } }\n',
+    "src/utils.ts": 'export function greet(n: string) {\n  return "hi " + n;\n}\n',
+    "src/scripts/menu.js": 'import { greet } from "../utils";\nexport const m = greet("x");\n',
+    ...chunks,
+  });
+  const session = await openSession(root);
+  try {
+    const refs = answered(
+      await session.handle({ id: 1, action: "references", file: "src/utils.ts", query: "greet" }),
+    );
+    // The reviewer's finds: "sets no allowJs … (src/scripts/menu.js)" beside menu.js's own uses,
+    // and, past 200 files read, every chunk counted as holding the name.
+    assert.deepEqual([...new Set(locationsOf(refs.answer).map((l) => l.file))].sort(), [
+      "src/scripts/menu.js",
+      "src/utils.ts",
+    ]);
+    assert.equal(refs.details.partial, false, refs.text);
+  } finally {
+    await session.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -83,3 +83,25 @@ Deno.test("pyright include: only files left out that hold the name make referenc
     await Deno.remove(repo.base, { recursive: true });
   }
 });
+
+Deno.test("pyright without exclude: a project-local environment in a dot-folder (.pixi/) makes nothing partial", async () => {
+  const site = ".pixi/envs/default/lib/python3.11/site-packages";
+  const files: Record<string, string> = {
+    "pyproject.toml": "",
+    "pkg/__init__.py": "",
+    "pkg/util.py": UTIL,
+    "main.py": SMOKE,
+  };
+  // Installed packages that use the name too (a reviewer's find: every name was partial there).
+  for (let i = 0; i < 250; i++) files[`${site}/lib${i}/mod.py`] = "def greet():\n    pass\n";
+  const repo = await hostileRepo(files);
+  try {
+    const { lines } = await runLspgate(repo.root, [
+      { id: 1, action: "references", file: "pkg/util.py", ...locate(UTIL, "greet") },
+    ]) as unknown as { lines: Line[] };
+    assert.equal(lines[0].ok, true, JSON.stringify(lines[0]));
+    assert.equal(lines[0].details?.partial, false, JSON.stringify(lines[0].details));
+  } finally {
+    await Deno.remove(repo.base, { recursive: true });
+  }
+});
