@@ -36,6 +36,15 @@ export const LSPGATE_RULES: Rule[] = [
     },
   },
   {
+    // The parsers' WebAssembly cached ahead, as the README's install does next (no registry later).
+    pattern:
+      /^deno cache --config \/path\/to\/lspgate\/deno\.json \/path\/to\/lspgate\/src\/syntax\/grammar_sources\.ts$/,
+    async run(scene) {
+      const ran = await scene.reader.sh(scene.filled, { cwd: scene.reader.home });
+      assert.equal(ran.code, 0, ran.stderr);
+    },
+  },
+  {
     pattern: /^lspgate --help$/,
     async run(scene) {
       await installLspgate(scene);
