@@ -1,6 +1,6 @@
 import type { Adapter } from "../src/servers/adapter.ts";
 import { commandAdapter } from "../src/servers/command_adapter.ts";
-import { svelteConfigs } from "../src/servers/config_plugins.ts";
+import { pluginConfigAbove, svelteConfigs } from "../src/servers/config_plugins.ts";
 import { LspGateError } from "../src/errors.ts";
 
 const svelte = commandAdapter({
@@ -19,6 +19,11 @@ const svelte = commandAdapter({
  */
 export const svelteAdapter: Adapter = {
   ...svelte,
+  async refuseFile({ workspace, file }) {
+    const config = await pluginConfigAbove(workspace, file, "svelte");
+    return config && `svelte-language-server would run ${config} (repository code) for it, and ` +
+        "the root is not trusted (`--trust` runs it, sandboxed)";
+  },
   async resolve(context) {
     const configs = context.trusted ? [] : await svelteConfigs(context.workspace);
     if (configs.length) {

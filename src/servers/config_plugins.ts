@@ -52,9 +52,15 @@ export function biomePlugins(root: string): Promise<string[]> {
  * svelte.config.js — the repository's JavaScript — for its preprocessors, whatever it holds.
  */
 export function svelteConfigs(root: string): Promise<string[]> {
-  const names = ["svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"];
-  return findConfigs(root, names, () => Promise.resolve(true));
+  return findConfigs(root, SVELTE_CONFIGS, () => Promise.resolve(true));
 }
+
+const SVELTE_CONFIGS = [
+  "svelte.config.js",
+  "svelte.config.mjs",
+  "svelte.config.cjs",
+  "svelte.config.ts",
+];
 
 function configsNamingPlugins(
   root: string,
@@ -107,16 +113,27 @@ async function namedConfig(
  * server reads the nearest config above a file: deno lsp ran a plugin of `.cache/deno.json` and
  * `target/deno.json`, a helper's find). Undefined for every other file, at no cost.
  */
-export async function pluginConfigAbove(
+export function pluginConfigAbove(
   root: string,
   file: string,
-  server: keyof typeof PLUGIN_CONFIGS,
+  server: keyof typeof PLUGIN_CONFIGS | "svelte",
+): Promise<string | undefined> {
+  if (server === "svelte") {
+    return configAbove(root, file, SVELTE_CONFIGS, () => Promise.resolve(true));
+  }
+  const test = (path: string) =>
+    namesPlugins(root, join(root, path), PLUGIN_CONFIGS[server], new Set());
+  return configAbove(root, file, PLUGIN_CONFIGS[server].names, test);
+}
+
+async function configAbove(
+  root: string,
+  file: string,
+  names: string[],
+  test: (path: string) => Promise<boolean>,
 ): Promise<string | undefined> {
   const rel = relative(root, dirname(file));
   if (rel === "" || rel.startsWith("..") || rel.startsWith("/")) return undefined;
-  const { names } = PLUGIN_CONFIGS[server];
-  const test = (path: string) =>
-    namesPlugins(root, join(root, path), PLUGIN_CONFIGS[server], new Set());
   let folder = root;
   let skipped = false;
   for (const part of rel.split("/")) {
