@@ -47,10 +47,13 @@ export async function withDocument<T>(
     return await onLease(context, path, fn);
   } catch (error) {
     // A server that died before this request reached it (killed between two queries, noticed a
-    // few ms late) is restarted and asked once more; one that died while answering is not.
+    // few ms late) is restarted and asked once more; one that died while answering is not. Nor is
+    // one lspgate stopped for a fault that broke it (pyright's "_token.cancel is not a function"):
+    // it wrote nothing, and a new server answers (CI saw the fault fail a references question).
     const deadOnArrival = error instanceof LspGateError && error.code === "SERVER_EXITED" &&
       (error.data?.diedBeforeLease === true || error.data?.notSent === true);
-    if (!deadOnArrival) throw error;
+    const restarted = error instanceof LspGateError && error.data?.restarted === true;
+    if (!deadOnArrival && !restarted) throw error;
     return await onLease(context, path, fn);
   }
 }

@@ -217,7 +217,7 @@ export class LspClient {
       if (!(error instanceof LspGateError)) throw error;
       if (error.code === "LSP_ERROR") {
         this.#hang.heard();
-        if (this.#wedged(error)) throw this.#restartedAfter(error);
+        if (this.#wedged(error)) throw await this.#restartedAfter(error);
       }
       if (error.code === "TIMEOUT") this.#timedOut(sentAt);
       if (error.code === "SERVER_EXITED") {
@@ -248,13 +248,16 @@ export class LspClient {
   }
 
   /** Stops a server `error` left broken; the error then says so, and to ask again. */
-  #restartedAfter(error: LspGateError): LspGateError {
+  async #restartedAfter(error: LspGateError): Promise<LspGateError> {
     this.#stopBroken(`it answered "${error.message.split("\n")[0]}"`);
+    // Its exit noted (the manager has heard it), so the question asked again reaches a new one.
+    await this.#exitNoted();
     return new LspGateError(
       "LSP_ERROR",
       `${error.message} (a fault of ${this.options.serverName}'s own that breaks it until it ` +
         "restarts: lspgate stopped it, and the next question starts it again; ask again)",
-      error.data,
+      // Marked so the question is asked once more of a new server (document.ts).
+      { ...error.data, restarted: true },
     );
   }
 
