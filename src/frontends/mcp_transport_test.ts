@@ -7,7 +7,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { copyWorkspace, MOD } from "../../tests/fixtures/frontends/workspace.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import { GuardedStdioTransport } from "./mcp_transport.ts";
-import { assertPipedAnswers, pipedCalls, pipeThrough } from "../../tests/helpers/mcp_piped.ts";
+import { assertPipedAnswers, pipedCalls } from "../../tests/helpers/mcp_piped.ts";
+import { pipeThrough } from "../../tests/helpers/line_process.ts";
 
 /** A transport over in-memory streams; what it delivers and what it answers. */
 function pair(maxBytes: number) {

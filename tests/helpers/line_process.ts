@@ -59,3 +59,24 @@ export async function* streamLines(stream: ReadableStream<Uint8Array>): AsyncGen
     // Reset (a daemon closing its socket): the end.
   }
 }
+
+/** Runs `command args` in `cwd` with `input` on stdin (then closed); its exit and output. */
+export async function pipeThrough(
+  command: string,
+  args: readonly string[],
+  input: Uint8Array,
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<Deno.CommandOutput> {
+  const child = new Deno.Command(command, {
+    args: [...args],
+    cwd: options.cwd,
+    env: options.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(input);
+  await writer.close();
+  return await child.output();
+}

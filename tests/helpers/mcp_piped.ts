@@ -41,24 +41,3 @@ export function assertPipedAnswers(stdout: Uint8Array, line: number): void {
   assert.equal(empty.isError, true);
   assert.match(empty.content[0].text, /INVALID_INPUT/);
 }
-
-/** Runs `command args` in `cwd` with `input` on stdin (then closed); its exit and output. */
-export async function pipeThrough(
-  command: string,
-  args: readonly string[],
-  input: Uint8Array,
-  options: { cwd: string; env?: Record<string, string> },
-): Promise<Deno.CommandOutput> {
-  const child = new Deno.Command(command, {
-    args: [...args],
-    cwd: options.cwd,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(input);
-  await writer.close();
-  return await child.output();
-}

@@ -9,7 +9,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { REPO_ROOT } from "../helpers/program.ts";
 import { runtimeFolder } from "../helpers/daemon.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
-import { assertPipedAnswers, pipedCalls, pipeThrough } from "../helpers/mcp_piped.ts";
+import { assertPipedAnswers, pipedCalls } from "../helpers/mcp_piped.ts";
+import { pipeThrough } from "../helpers/line_process.ts";
 
 interface ToolResult {
   isError?: boolean;
