@@ -77,8 +77,10 @@ async function hookOn(edit: (greet: string) => string, byPath?: { slow: string[]
   let code: number;
   try {
     // By path (`lspgate hook FILE`): no text from before the edit, each importer asked alone.
+    // A deadline no warm diagnostics of this fixture miss, even on a loaded machine (1.5 s, the
+    // warm default, was missed under CI's load): the what-if is asked, and held.
     code = await runHook(gate, byPath ? ["src/greet.ts"] : [], {
-      deadlineMs: 1_500,
+      deadlineMs: 5_000,
       stdin: ReadableStream.from([new TextEncoder().encode(payload)]),
     });
   } finally {
@@ -97,7 +99,7 @@ Deno.test("hook: a what-if that does not answer in time says the importers were 
   assert.equal(code, 0, said);
   assert.match(
     said,
-    /^lspgate hook: could not check 1 file: the files importing src\/greet\.ts \(the what-if comparing them took more than 0\.\d s\)$/,
+    /^lspgate hook: could not check 1 file: the files importing src\/greet\.ts \(the what-if comparing them took more than \d\.\d s\)$/,
   );
 });
 
