@@ -7,14 +7,7 @@ export function spawnLines(
   args: readonly string[],
   options: { cwd?: string; env: Record<string, string>; stderr?: "piped" | "null" },
 ) {
-  const child = new Deno.Command(command, {
-    args: [...args],
-    cwd: options.cwd,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: options.stderr ?? "null",
-  }).spawn();
+  const child = spawnPiped(command, args, { ...options, stderr: options.stderr ?? "null" });
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
@@ -67,16 +60,25 @@ export async function pipeThrough(
   input: Uint8Array,
   options: { cwd: string; env?: Record<string, string> },
 ): Promise<Deno.CommandOutput> {
-  const child = new Deno.Command(command, {
+  const child = spawnPiped(command, args, { ...options, stderr: "piped" });
+  const writer = child.stdin.getWriter();
+  await writer.write(input);
+  await writer.close();
+  return await child.output();
+}
+
+/** `command ARGS` started with stdin and stdout piped, stderr as asked. */
+function spawnPiped(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; stderr: "piped" | "null" },
+): Deno.ChildProcess {
+  return new Deno.Command(command, {
     args: [...args],
     cwd: options.cwd,
     env: options.env,
     stdin: "piped",
     stdout: "piped",
-    stderr: "piped",
+    stderr: options.stderr,
   }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(input);
-  await writer.close();
-  return await child.output();
 }
