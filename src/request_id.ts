@@ -27,6 +27,15 @@ export function checkId(id: unknown): void {
  * sent. Read as JSON.parse reads it (the last top-level id, escaped keys), a nested `id` aside.
  */
 export function idWrittenExactly(line: string, id: number): boolean {
+  // Most lines write their id once, plainly (`"id":7`): that is read off the text. Anything else
+  // (an escape anywhere, "id" twice, `1.0`) goes through the scanner, which reads as JSON.parse.
+  if (!line.includes("\\")) {
+    const at = line.indexOf('"id"');
+    if (at !== -1 && line.indexOf('"id"', at + 4) === -1) {
+      const written = /^\s*:\s*(-?\d+)\s*[,}]/.exec(line.slice(at + 4, at + 40));
+      if (written?.[1] === String(id)) return true;
+    }
+  }
   const scanner = new IdScanner();
   scanner.feed(new TextEncoder().encode(line));
   return scanner.id === id;
