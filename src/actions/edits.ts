@@ -30,8 +30,8 @@ import { moveCoverage, WILL_RENAME } from "./move_coverage.ts";
 import {
   allowPartialField,
   coverageDetails,
+  coverageForQuestion,
   coverageNote,
-  documentCoverage,
   refusePartial,
   withReadiness,
 } from "./coverage.ts";
@@ -68,15 +68,17 @@ const renameAction = defineAction({
       // An edit never guesses: a query naming several symbols is AMBIGUOUS_SYMBOL, preview or apply.
       const position = await resolvePosition(context, doc, input, { unique: true });
       const ready = await waitForProject(context, doc.client, "workspace");
-      // Before asking: it may first make the server see the whole project (coverage.ts). A rename
-      // of what the server saw in part would leave the other uses as they were.
-      const coverage = withReadiness(await documentCoverage(context, doc, position), ready);
-      if (input.apply) refusePartial(coverage, input, "rename");
+      // Before asking where it may first make the server see the whole project, while the server
+      // answers where it only judges (coverage.ts). A rename of what the server saw in part would
+      // leave the other uses as they were.
+      const { coverage: covering } = await coverageForQuestion(context, doc, position);
       const edit = await ask<proto.WorkspaceEdit | null>(context, doc.client, method, {
         textDocument: { uri: doc.uri },
         position: position.server,
         newName: input.new_name,
       });
+      const coverage = withReadiness(await covering, ready);
+      if (input.apply) refusePartial(coverage, input, "rename");
       if (!edit || (!edit.changes && !edit.documentChanges)) {
         return {
           text: `Nothing to rename at ${position.label}.` + coverageNote(coverage),

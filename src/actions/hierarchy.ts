@@ -1,4 +1,4 @@
-import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
+import { coverageDetails, coverageForQuestion, coverageNote } from "./coverage.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { boundList, boundText, plural } from "../format/bound.ts";
@@ -195,15 +195,16 @@ async function callHierarchy(
       return refusedAnswer(action, doc.client, doc.server, "callHierarchy/incomingCalls");
     }
     // Callers are searched in the files the server sees: said when that is not all (coverage.ts).
-    const coverage = await documentCoverage(context, doc, position);
-    Object.assign(details, coverageDetails(coverage, ready));
-    note = coverageNote(coverage);
+    const { coverage: covering } = await coverageForQuestion(context, doc, position);
     const incoming = await ask<proto.CallHierarchyIncomingCall[] | null>(
       context,
       doc.client,
       "callHierarchy/incomingCalls",
       { item },
     );
+    const coverage = await covering;
+    Object.assign(details, coverageDetails(coverage, ready));
+    note = coverageNote(coverage);
     const calls = mergeCalls((incoming ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges })));
     const views = await Promise.all(
       calls.map((call) =>

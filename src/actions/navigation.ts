@@ -9,7 +9,7 @@ import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { emptyAnswerProblem, loadProblem, readinessNote, waitForProject } from "./readiness.ts";
-import { coverageDetails, coverageNote, documentCoverage } from "./coverage.ts";
+import { coverageDetails, coverageForQuestion, coverageNote } from "./coverage.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -39,13 +39,14 @@ function gotoAction(name: keyof typeof gotoKinds): ActionDef {
           let problem = loadProblem(doc.client, scope, doc.uri);
           let ready = waited && problem === undefined;
           // Implementations are searched in the files the server sees: said when that is not all.
-          const coverage = scope === "workspace"
-            ? await documentCoverage(context, doc, position)
+          const covering = scope === "workspace"
+            ? (await coverageForQuestion(context, doc, position)).coverage
             : { partial: false };
           const raw = await ask<RawLocations>(context, doc.client, method, {
             textDocument: { uri: doc.uri },
             position: position.server,
           });
+          const coverage = await covering;
           const locations = await toAgentLocations(
             context,
             rawLocations(raw),
@@ -102,8 +103,9 @@ export const referencesAction: ActionDef = defineAction({
         const waited = await waitForProject(context, doc.client, "workspace");
         let problem = loadProblem(doc.client, "workspace");
         let ready = waited && problem === undefined;
-        // Before asking: it may first make the server see the whole project (coverage.ts).
-        const coverage = await documentCoverage(context, doc, position);
+        // Before asking where it may first make the server see the whole project (coverage.ts);
+        // while the server answers where it only judges.
+        const { coverage: covering } = await coverageForQuestion(context, doc, position);
         const params = {
           textDocument: { uri: doc.uri },
           position: position.server,
@@ -116,6 +118,7 @@ export const referencesAction: ActionDef = defineAction({
           await doc.client.waitReady(context.readyTimeoutMs, context.signal);
           raw = rawLocations(await ask<RawLocations>(context, doc.client, method, params));
         }
+        const coverage = await covering;
         const locations = await toAgentLocations(
           context,
           sortLocations(raw),
