@@ -3,7 +3,8 @@
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
 import type { ChangeListener, ServerManager } from "../servers/manager.ts";
-import { fromFileUrl } from "../servers/uri.ts";
+import { fromFileUrl, toFileUrl } from "../servers/uri.ts";
+import { LspGateError } from "../errors.ts";
 
 /** Most files kept, and most characters in all (larger files are read, never kept). */
 const MAX_FILES = 256;
@@ -33,6 +34,12 @@ const caches = new WeakMap<ServerManager, TextCache>();
  */
 export class TextCache {
   readonly #kept = new Map<string, Kept>();
+  /**
+   * URIs inside the workspace found to name no file: a config file a coverage hook looks for on
+   * every question (pyright's pyrightconfig.json; 0.5 ms a question to learn it is missing again).
+   * Trusted only while a stat still finds nothing there.
+   */
+  readonly #missing = new Set<string>();
   #chars = 0;
   /** Counts the watcher's reports: a read that overlapped one is not kept. */
   #reports = 0;
@@ -47,6 +54,7 @@ export class TextCache {
       if (batch === "lost") return this.#clear();
       const paths = new Set(batch.map((c) => c.path));
       for (const [uri, kept] of this.#kept) if (paths.has(kept.path)) this.#drop(uri);
+      for (const path of paths) this.#missing.delete(toFileUrl(path));
     });
   }
 
@@ -62,6 +70,11 @@ export class TextCache {
 
   /** The lines of a `file://` URI, or undefined when it is outside the readable roots or gone. */
   async linesOf(uri: string): Promise<TextLines | undefined> {
+    if (this.#missing.has(uri)) {
+      const path = fromFileUrl(uri);
+      if (path !== undefined && statOf(path) === undefined) return undefined;
+      this.#missing.delete(uri);
+    }
     const kept = this.#kept.get(uri);
     if (kept) {
       const path = fromFileUrl(uri);
@@ -82,8 +95,10 @@ export class TextCache {
       const lines = new TextLines(await this.workspace.readText(path));
       if (reports === this.#reports) this.#keep(uri, path, lines, info);
       return lines;
-    } catch {
+    } catch (error) {
       // Outside the workspace (a library, a hostile server's answer) or deleted: no text.
+      const missing = error instanceof LspGateError && error.code === "FILE_NOT_FOUND";
+      if (missing && reports === this.#reports) this.#noteMissing(uri);
       return undefined;
     }
   }
@@ -109,7 +124,14 @@ export class TextCache {
     }
   }
 
+  #noteMissing(uri: string): void {
+    // A server naming many files that are not there must not grow it without end.
+    if (this.#missing.size >= MAX_FILES) this.#missing.clear();
+    this.#missing.add(uri);
+  }
+
   #clear(): void {
+    this.#missing.clear();
     this.#kept.clear();
     this.#chars = 0;
   }

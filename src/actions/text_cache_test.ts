@@ -15,6 +15,12 @@ async function setUp() {
     reads++;
     return readText(path, options);
   };
+  let lookups = 0;
+  const resolveUri = workspace.resolveUri.bind(workspace);
+  workspace.resolveUri = (uri) => {
+    lookups++;
+    return resolveUri(uri);
+  };
   const listeners: ChangeListener[] = [];
   const watcher = {
     onChanges(listener: ChangeListener) {
@@ -28,6 +34,7 @@ async function setUp() {
     cache: new TextCache(workspace, watcher),
     report: (change: Parameters<ChangeListener>[0]) => listeners.forEach((l) => l(change)),
     reads: () => reads,
+    lookups: () => lookups,
     async [Symbol.asyncDispose]() {
       await Deno.remove(root, { recursive: true });
       await Deno.remove(outside, { recursive: true });
@@ -91,4 +98,24 @@ Deno.test("TextCache forgets a deleted file", async () => {
   assert.ok(await t.cache.linesOf(uri));
   await Deno.remove(path);
   assert.equal(await t.cache.linesOf(uri), undefined);
+});
+
+Deno.test("TextCache looks for a missing file once while a stat still finds nothing there", async () => {
+  await using t = await setUp();
+  const path = join(t.root, "pyrightconfig.json");
+  const uri = toFileUrl(path);
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  assert.equal(t.lookups(), 1);
+  // Created, with no word from the watcher: the stat tells, and it is read.
+  await Deno.writeTextFile(path, '{ "include": ["src"] }\n');
+  assert.equal((await t.cache.linesOf(uri))?.line(0), '{ "include": ["src"] }');
+  assert.equal(t.reads(), 1);
+  // Removed, then reported created again: looked for afresh each time it may be there.
+  await Deno.remove(path);
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  const before = t.lookups();
+  t.report([{ path, type: 1 }]);
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  assert.equal(t.lookups(), before + 1);
 });
