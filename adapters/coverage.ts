@@ -51,3 +51,11 @@ export const COVERAGE_HOOKS: Readonly<Record<string, CoverageHook>> = {
   gopls: goplsCoverage,
   "rust-analyzer": rustAnalyzerCoverage,
 };
+
+/**
+ * The hooks above that only judge what their server sees (they read the project's config and
+ * files, and neither ask the server anything nor hand it anything): their question may go out while
+ * they run (src/actions/coverage.ts, coverageForQuestion). A hook that prepares its server is not
+ * listed: it runs before the question.
+ */
+export const JUDGING_HOOKS: ReadonlySet<string> = new Set(["pyright", "basedpyright", "gopls"]);

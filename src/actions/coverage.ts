@@ -3,7 +3,7 @@
 // agent shown a complete-looking list renames, ships, and breaks the callers it was never shown.
 import { dirname } from "node:path";
 import { z } from "zod";
-import { COVERAGE_HOOKS, type CoverageAnswer } from "../../adapters/coverage.ts";
+import { COVERAGE_HOOKS, type CoverageAnswer, JUDGING_HOOKS } from "../../adapters/coverage.ts";
 import { LspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "../servers/adapter.ts";
@@ -132,12 +132,6 @@ export function documentCoverage(
     at: position?.server,
   });
 }
-
-/**
- * The hooks that only judge what their server sees (they read the project's config and files, and
- * neither ask the server anything nor hand it anything): their question may go out while they run.
- */
-const JUDGING_HOOKS: ReadonlySet<string> = new Set(["pyright", "basedpyright", "gopls"]);
 
 /**
  * documentCoverage() for a question about to be asked of `doc`'s server, resolving when the

@@ -97,7 +97,9 @@ export class TextCache {
       return lines;
     } catch (error) {
       // Outside the workspace (a library, a hostile server's answer) or deleted: no text.
-      const missing = error instanceof LspGateError && error.code === "FILE_NOT_FOUND";
+      // Only a path under the root: one outside is never looked at again by this cache's stat.
+      const missing = error instanceof LspGateError && error.code === "FILE_NOT_FOUND" &&
+        fromFileUrl(uri)?.startsWith(this.workspace.path + "/") === true;
       if (missing && reports === this.#reports) this.#noteMissing(uri);
       return undefined;
     }

@@ -119,3 +119,11 @@ Deno.test("TextCache looks for a missing file once while a stat still finds noth
   assert.equal(await t.cache.linesOf(uri), undefined);
   assert.equal(t.lookups(), before + 1);
 });
+
+Deno.test("TextCache remembers no missing file outside the workspace", async () => {
+  await using t = await setUp();
+  const uri = toFileUrl(join(t.outside, "gone.ts"));
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  assert.equal(await t.cache.linesOf(uri), undefined);
+  assert.equal(t.lookups(), 2, "each lookup goes through the workspace boundary");
+});
