@@ -145,6 +145,10 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
       });
       // Every session of this root, one per config asked (`--memory-budget`, `--sandbox`, …).
       const ofRoot = () => [...entries.values()].filter((e) => e.target.root === target.root);
+      // This connection's requests reach the session in the order they came: each waits for the
+      // one before it to be handed over (the folder's identity is an async stat, and two finish in
+      // any order), so a cancel sent right after its request finds it in flight.
+      let handedOver: Promise<unknown> = Promise.resolve();
       return {
         workspace: target.root,
         granted: {
@@ -158,8 +162,10 @@ export function sessionHandler(open: SessionOpener): DaemonHandler {
           own.served++;
           own.lastActive = Date.now();
           let session: Session;
+          const turn = handedOver.then(() => sessionOf(own));
+          handedOver = turn.catch(() => {});
           try {
-            session = await sessionOf(own);
+            session = await turn;
           } catch (error) {
             // The workspace could not be opened (again): said to this request, the daemon serves on.
             const e = toLspGateError(error);
