@@ -1,16 +1,23 @@
 // Cold start alone, more runs than the benchmark's: a fresh workspace copy and a fresh process
 // per run, until the first correct definition, for the direct client, lspgate (`--sandbox none`,
-// the start task's flags) and optionally another checkout; sides rotate. Prints medians in ms.
+// the start task's flags) and optionally other checkouts or bundles; sides rotate. Prints medians
+// in ms.
 //
-// Usage: deno run -A tests/bench/cold.ts [--only pyright/pygments] [--runs 5] [--compare DIR]
+// Usage: deno run -A tests/bench/cold.ts [--only pyright/pygments] [--runs 5]
+//   [--compare DIR|BUNDLE.js …] (e.g. --compare dist/lspgate.js: as the npm package runs)
 import { parseArgs } from "node:util";
+import { resolve } from "node:path";
 import { copyWorkspace } from "./measure.ts";
 import { DirectSide, type Expected, GateSide, locate, type Side } from "./sides.ts";
 import { SCENARIOS } from "./scenarios.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { only: { type: "string" }, runs: { type: "string" }, compare: { type: "string" } },
+  options: {
+    only: { type: "string" },
+    runs: { type: "string" },
+    compare: { type: "string", multiple: true },
+  },
 });
 const runs = Number(values.runs ?? 5);
 const scenario = SCENARIOS.find((s) => s.name.includes(values.only ?? "pyright/pygments"));
@@ -18,7 +25,8 @@ if (!scenario) throw new Error(`no scenario ${values.only}`);
 const folder = await scenario.folder();
 if (!folder) throw new Error(`${scenario.name} is not available`);
 
-const kinds = ["direct", "lspgate", ...(values.compare ? ["compare"] : [])];
+const compared = values.compare ?? [];
+const kinds = ["direct", "lspgate", ...compared];
 const times = new Map<string, number[]>();
 for (let run = 0; run < runs; run++) {
   for (const kind of [...kinds.slice(run % kinds.length), ...kinds.slice(0, run % kinds.length)]) {
@@ -36,7 +44,7 @@ for (let run = 0; run < runs; run++) {
         scenario,
         expected,
         "none",
-        kind === "compare" ? { home: values.compare!, label: "compare" } : undefined,
+        compared.includes(kind) ? { home: resolve(kind), label: kind } : undefined,
       );
     try {
       while (!(await side.definitionCorrect())) {
@@ -53,6 +61,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 console.log(`${scenario.name}: cold start to the first correct definition, median of ${runs} (ms)`);
 for (const [kind, list] of times) {
   console.log(
-    `  ${kind.padEnd(8)} ${Math.round(median(list))}  (${list.map(Math.round).join(", ")})`,
+    `  ${kind.padEnd(Math.max(8, ...kinds.map((k) => k.length)))} ${Math.round(median(list))}  (${
+      list.map(Math.round).join(", ")
+    })`,
   );
 }

@@ -62,7 +62,8 @@ export class LspgateProcess {
   readonly done: Promise<void>;
 
   /**
-   * Starts lspgate on `root`; `home` is the checkout to run (default: this one); `extra` adds
+   * Starts lspgate on `root`; `home` is the checkout to run (default: this one), or a bundle
+   * (`deno task bundle`'s `.js` file, run as the npm package runs it); `extra` adds
    * Deno flags (`deno`: a grant for the daemon's folder), lspgate flags (e.g. `--daemon`) and
    * environment (e.g. a private XDG_RUNTIME_DIR); the start task's write grant unless `deno`
    * grants write or `writeGrant` is false.
@@ -79,7 +80,8 @@ export class LspgateProcess {
       writeGrant?: boolean;
     } = {},
   ) {
-    home = home.endsWith("/") ? home : home + "/";
+    const bundle = home.endsWith(".js");
+    home = bundle || home.endsWith("/") ? home : home + "/";
     this.#child = new Deno.Command(Deno.execPath(), {
       // The `deno task start` flags: lspgate's V8 flags; read, env, run; write on its runtime
       // folders only (where the watcher's flush is an exact barrier); no net.
@@ -90,9 +92,10 @@ export class LspgateProcess {
           ? []
           : [startWriteGrant()],
         ...extra.deno ?? [],
-        "--config",
-        `${home}deno.json`,
-        `${home}mod.ts`,
+        // A bundle has no deno.json beside it: its Workers' permissions need the flag.
+        ...bundle
+          ? ["--no-config", "--unstable-worker-options", home]
+          : ["--config", `${home}deno.json`, `${home}mod.ts`],
         "--root",
         root,
         "--sandbox",
