@@ -8,7 +8,7 @@ import {
   parseTree,
   printParseErrorCode,
 } from "jsonc-parser";
-import type { z } from "zod";
+import type * as z from "./zod.ts";
 import { LspGateError } from "./errors.ts";
 import { depthPast } from "./jsonc.ts";
 import type { ServerConfig } from "./config_schema.ts";

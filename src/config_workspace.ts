@@ -1,6 +1,6 @@
 // A workspace's own `.lspgate.jsonc`: what a repository may set (server settings, longer
 // timeouts), never what runs, and how it is layered under the user's config.
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { configSchema, serverSchema } from "./config_schema.ts";
 import {
   configError,
@@ -92,15 +92,16 @@ export function parseWorkspaceConfig(
       }
     }
   }
+  // The user config's checks of these keys, without its defaults: a workspace leaves them unset.
+  const { timeoutMs, startTimeoutMs, readyTimeoutMs } = configSchema.shape;
   const schema = z.strictObject({
-    timeoutMs: configSchema.shape.timeoutMs.unwrap().optional(),
-    startTimeoutMs: configSchema.shape.startTimeoutMs.unwrap().optional(),
-    readyTimeoutMs: configSchema.shape.readyTimeoutMs.unwrap().optional(),
-    servers: z.record(
+    timeoutMs: z.optional(timeoutMs.def.innerType),
+    startTimeoutMs: z.optional(startTimeoutMs.def.innerType),
+    readyTimeoutMs: z.optional(readyTimeoutMs.def.innerType),
+    servers: z.optional(z.record(
       z.string(),
-      serverSchema.pick({ settings: true, initializationOptions: true }),
-    )
-      .optional(),
+      z.pick(serverSchema, { settings: true, initializationOptions: true }),
+    )),
   });
   if (problems.length === 0) {
     const parsed = schema.safeParse(value);

@@ -1,6 +1,6 @@
 // Reading a raw request before it runs: its id, whether it is a cancel, what the policy calls it,
 // its field problems in words; and the race that lets a cancel answer at once.
-import type { z } from "zod";
+import type * as z from "./zod.ts";
 import { canonicalAction } from "./actions/aliases.ts";
 import { LspGateError } from "./errors.ts";
 import { cancelledMessage } from "./request_id.ts";
@@ -47,7 +47,7 @@ export function describeAction(name: string, input: Record<string, unknown>): st
 }
 
 /** zod's issues with a request's fields, in one line. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => {
     const path = issue.path.join(".");
     if (issue.code === "unrecognized_keys") {

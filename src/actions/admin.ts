@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { accessForRawMethod } from "../permissions/policy.ts";
 import { boundText } from "../format/bound.ts";
@@ -10,7 +10,10 @@ import { type ActionDef, defineAction } from "./types.ts";
 export const restartAction: ActionDef = defineAction({
   name: "restart",
   summary: "Restart one language server (server: key or adapter id) or all of them.",
-  schema: z.strictObject({ server: z.string().min(1).optional(), timeout: timeoutField }),
+  schema: z.strictObject({
+    server: z.optional(z.string().check(z.minLength(1))),
+    timeout: timeoutField,
+  }),
   access: "write",
   async run(input, context) {
     const keys = input.server === undefined
@@ -39,8 +42,9 @@ export const restartAction: ActionDef = defineAction({
   },
 });
 
-const payloadField = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()])
-  .optional();
+const payloadField = z.optional(
+  z.union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.string()]),
+);
 
 /** request: a raw LSP request to the server of `file`; write-class unless the method is read-only. */
 export const requestAction: ActionDef = defineAction({
@@ -48,9 +52,9 @@ export const requestAction: ActionDef = defineAction({
   summary:
     "A raw LSP request (query = method, payload = params) to the server of file; read-only methods only unless mutations are allowed.",
   schema: z.strictObject({
-    query: z.string().min(1),
+    query: z.string().check(z.minLength(1)),
     payload: payloadField,
-    file: fileField.optional(),
+    file: z.optional(fileField),
     timeout: timeoutField,
   }),
   access: (input) => accessForRawMethod(input.query),

@@ -3,7 +3,7 @@
 // One journal and one lock file per workspace root; the lock (flock, released by the kernel when a
 // process dies) tells a journal whose apply is running from one whose process is gone.
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { runtimeFolderPath, uid } from "../fs.ts";
 import { sameFile } from "../permissions/file_io.ts";
@@ -14,14 +14,14 @@ const stepSchema = z.discriminatedUnion("kind", [
     kind: z.literal("replace"),
     target: z.string(),
     temp: z.string(),
-    backup: z.string().optional(),
+    backup: z.optional(z.string()),
   }),
   z.object({
     kind: z.literal("move"),
     from: z.string(),
     to: z.string(),
-    backup: z.string().optional(),
-    ino: z.number().nullable(),
+    backup: z.optional(z.string()),
+    ino: z.nullable(z.number()),
   }),
   z.object({ kind: z.literal("delete"), target: z.string(), backup: z.string() }),
 ]);

@@ -1,7 +1,7 @@
 // Checked edits: a rename, format or code action checked before it is written — the diagnostics
 // the edit would add across the files it touches, from the servers' view of the edited texts
 // (the disk untouched, the views restored); `if_clean` writes only when it adds no error.
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { plural } from "../format/bound.ts";
 import { severityRank } from "../format/kinds.ts";
 import { applyEdits } from "../lsp/positions.ts";
@@ -14,8 +14,8 @@ import type { EditPlan } from "./workspace_edit.ts";
 
 /** The `check` and `if_clean` fields of the edit actions. */
 export const checkFields = {
-  check: z.boolean().optional(),
-  if_clean: z.boolean().optional(),
+  check: z.optional(z.boolean()),
+  if_clean: z.optional(z.boolean()),
 };
 
 /** What the action table says of `check` and `if_clean`. */

@@ -2,7 +2,7 @@
 // symbols) covers every file of the project its server serves, or which it misses and why: an
 // agent shown a complete-looking list renames, ships, and breaks the callers it was never shown.
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { COVERAGE_HOOKS, type CoverageAnswer, JUDGING_HOOKS } from "../../adapters/coverage.ts";
 import { LspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
@@ -35,7 +35,7 @@ export interface CoverageTarget {
 }
 
 /** The `allow_partial` input field of the edits built on a workspace-wide answer. */
-export const allowPartialField = z.boolean().optional();
+export const allowPartialField = z.optional(z.boolean());
 
 /**
  * What a workspace-wide answer of `client`, serving `adapter` at `root`, covers. Runs the

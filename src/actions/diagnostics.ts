@@ -1,5 +1,5 @@
 import type * as proto from "vscode-languageserver-protocol";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { type LspGateError, toLspGateError } from "../errors.ts";
 import { boundText, plural } from "../format/bound.ts";
 import { type Severity, severityName, severityRank } from "../format/kinds.ts";
@@ -44,22 +44,24 @@ const DEFAULT_DIAGNOSTICS_TIMEOUT_MS = 15_000;
 const MAX_PROPOSED_CHARS = 16 * 1024 * 1024;
 
 const schema = z.strictObject({
-  file: z.string().min(1).optional(),
-  files: z.array(z.string().min(1)).min(1).max(MAX_FILES).optional(),
-  severity: z.enum(["error", "warning", "info", "hint"]).optional(),
-  content: z.string().max(MAX_PROPOSED_CHARS).optional(),
-  edits: agentEditsField.optional(),
+  file: z.optional(z.string().check(z.minLength(1))),
+  files: z.optional(
+    z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_FILES)),
+  ),
+  severity: z.optional(z.enum(["error", "warning", "info", "hint"])),
+  content: z.optional(z.string().check(z.maxLength(MAX_PROPOSED_CHARS))),
+  edits: z.optional(agentEditsField),
   timeout: timeoutField,
-}).refine(
+}).check(z.refine(
   (v) => (v.file === undefined) !== (v.files === undefined),
   'give one of file (a path, a glob, or "*" for the workspace) or files (up to 64 paths)',
-).refine(
+)).check(z.refine(
   (v) => v.content === undefined || v.edits === undefined,
   "give content (the whole proposed text) or edits (ranges of the file as it is), not both",
-).refine(
+)).check(z.refine(
   (v) => (v.content === undefined && v.edits === undefined) || v.files === undefined,
   "content and edits propose a text for one file: give it as file, not files",
-);
+));
 
 /** diagnostics: errors and warnings of a file, a glob, a list, or the whole workspace. */
 export const diagnosticsAction: ActionDef = defineAction({

@@ -1,5 +1,5 @@
 import type * as proto from "vscode-languageserver-protocol";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { toServerPosition } from "../lsp/positions.ts";
 import { ask, notSupported, withDocument } from "./document.ts";
@@ -54,12 +54,14 @@ const renameAction = defineAction({
     CHECK_SUMMARY,
   schema: z.strictObject({
     ...positionFields,
-    new_name: z.string().min(1),
-    apply: z.boolean().optional(),
+    new_name: z.string().check(z.minLength(1)),
+    apply: z.optional(z.boolean()),
     edit_hash: editHashField,
     allow_partial: allowPartialField,
     ...checkFields,
-  }).refine(hasPosition, NEED_POSITION).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
+  }).check(z.refine(hasPosition, NEED_POSITION)).check(z.refine(...hashNeedsApply)).check(
+    z.refine(...ifCleanNeedsApply),
+  ),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -113,12 +115,12 @@ const renameFileAction = defineAction({
   summary: "Move a file (new_name = destination) and update imports; preview unless apply.",
   schema: z.strictObject({
     file: fileField,
-    new_name: z.string().min(1),
-    apply: z.boolean().optional(),
+    new_name: z.string().check(z.minLength(1)),
+    apply: z.optional(z.boolean()),
     edit_hash: editHashField,
     allow_partial: allowPartialField,
     timeout: timeoutField,
-  }).refine(...hashNeedsApply),
+  }).check(z.refine(...hashNeedsApply)),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -177,11 +179,11 @@ const formatAction = defineAction({
   summary: `Format a file with its language server; preview unless apply. ${CHECK_SUMMARY}`,
   schema: z.strictObject({
     file: fileField,
-    apply: z.boolean().optional(),
+    apply: z.optional(z.boolean()),
     edit_hash: editHashField,
     ...checkFields,
     timeout: timeoutField,
-  }).refine(...hashNeedsApply).refine(...ifCleanNeedsApply),
+  }).check(z.refine(...hashNeedsApply)).check(z.refine(...ifCleanNeedsApply)),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -218,19 +220,19 @@ const codeActionsAction = defineAction({
     CHECK_SUMMARY,
   schema: z.strictObject({
     ...positionFields,
-    end_line: lineField.optional(),
-    end_column: columnField.optional(),
-    apply: z.boolean().optional(),
+    end_line: z.optional(lineField),
+    end_column: z.optional(columnField),
+    apply: z.optional(z.boolean()),
     edit_hash: editHashField,
     ...checkFields,
-  }).refine(
+  }).check(z.refine(
     (v) => v.line !== undefined,
     "code_actions needs line (+ column or symbol, + end_line for a range); query is the title " +
       "of an action to preview or apply",
-  ).refine(...hashNeedsApply).refine(...ifCleanNeedsApply).refine(
+  )).check(z.refine(...hashNeedsApply)).check(z.refine(...ifCleanNeedsApply)).check(z.refine(
     (v) => !(v.check || v.if_clean) || v.query !== undefined,
     "check and if_clean need query: the title of the code action to check",
-  ),
+  )),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {

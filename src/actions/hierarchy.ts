@@ -1,6 +1,6 @@
 import { coverageDetails, coverageForQuestion, coverageNote } from "./coverage.ts";
 import type * as proto from "vscode-languageserver-protocol";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
@@ -28,7 +28,7 @@ export interface HierarchyView {
 
 type Item = proto.CallHierarchyItem | proto.TypeHierarchyItem;
 
-const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
+const schema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
 
 async function itemView(
   context: ActionContext,

@@ -1,5 +1,5 @@
 import type * as proto from "vscode-languageserver-protocol";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { boundText } from "../format/bound.ts";
 import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
@@ -16,7 +16,7 @@ import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 
-const schema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
+const schema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
 
 /**
  * The type pyright and basedpyright give what they could not learn, as the whole type of the name

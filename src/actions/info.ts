@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../zod.ts";
 import type { MemoryReport, ServerEntry } from "../servers/manager.ts";
 import type { ChangeTracking } from "../servers/watcher.ts";
 import { treeRssKiB } from "../servers/memory.ts";
@@ -112,7 +112,7 @@ function describeMemory(memory: MemoryReport): string {
   return `${total}; ${budget}${memory.over ? `; over the budget: ${memory.over}` : ""}`;
 }
 
-const empty = z.strictObject({ timeout: z.number().optional() });
+const empty = z.strictObject({ timeout: z.optional(z.number()) });
 
 /** servers: the language servers started so far and their state. */
 export const serversAction: ActionDef = defineAction({
@@ -249,7 +249,10 @@ export const statusAction: ActionDef = defineAction({
 export const capabilitiesAction: ActionDef = defineAction({
   name: "capabilities",
   summary: "Which actions the language server for a file supports, and its raw capabilities.",
-  schema: z.strictObject({ file: z.string().min(1), timeout: z.number().optional() }),
+  schema: z.strictObject({
+    file: z.string().check(z.minLength(1)),
+    timeout: z.optional(z.number()),
+  }),
   access: "read",
   run: (input, context) =>
     withDocument(context, input.file, (doc) => {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { renderLocations } from "../format/locations.ts";
 import { plural } from "../format/bound.ts";
 import { ask, withDocument } from "./document.ts";
@@ -18,7 +18,7 @@ const gotoKinds = {
   implementation: { method: "textDocument/implementation", noun: "implementation" },
 } as const;
 
-const gotoSchema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
+const gotoSchema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
 
 function gotoAction(name: keyof typeof gotoKinds): ActionDef {
   const { method, noun } = gotoKinds[name];
@@ -84,8 +84,8 @@ export const gotoActions: ActionDef[] = (Object.keys(gotoKinds) as (keyof typeof
 
 const referencesSchema = z.strictObject({
   ...positionFields,
-  include_declaration: z.boolean().optional(),
-}).refine(hasPosition, NEED_POSITION);
+  include_declaration: z.optional(z.boolean()),
+}).check(z.refine(hasPosition, NEED_POSITION));
 
 /** references: every use of the symbol at a position, the declaration too unless told not to. */
 export const referencesAction: ActionDef = defineAction({

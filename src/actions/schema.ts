@@ -1,34 +1,38 @@
-import { z } from "zod";
+import * as z from "../zod.ts";
 
 /** A path relative to the root, absolute inside it, or a file:// URI. */
-export const fileField = z.string().min(1, "file must not be empty");
+export const fileField = z.string().check(z.minLength(1, "file must not be empty"));
 
 /** 1-based line number. */
-export const lineField = z.number().int().min(1, "line is 1-based: the first line is 1");
+export const lineField = z.number().check(
+  z.int(),
+  z.gte(1, "line is 1-based: the first line is 1"),
+);
 
 /** 1-based column, counted in Unicode code points. */
-export const columnField = z.number().int().min(
-  1,
-  "column is 1-based, counted in code points: the first character is column 1",
+export const columnField = z.number().check(
+  z.int(),
+  z.gte(1, "column is 1-based, counted in code points: the first character is column 1"),
 );
 
 /** A preview's `details.edit_hash`: an apply carrying it writes exactly that edit or nothing. */
-export const editHashField = z.string().regex(
-  /^[0-9a-f]{64}$/,
-  "edit_hash is a preview's details.edit_hash (64 hex digits)",
-).optional();
+export const editHashField = z.optional(
+  z.string().check(
+    z.regex(/^[0-9a-f]{64}$/, "edit_hash is a preview's details.edit_hash (64 hex digits)"),
+  ),
+);
 
 /** Per-call timeout in milliseconds. */
-export const timeoutField = z.number().int().min(1).max(600_000).optional();
+export const timeoutField = z.optional(z.number().check(z.int(), z.gte(1), z.lte(600_000)));
 
 /** Where in a file: line + column, line + symbol (`name` or `name#N`), or a symbol `query`. */
 export const positionFields = {
   file: fileField,
-  line: lineField.optional(),
-  column: columnField.optional(),
+  line: z.optional(lineField),
+  column: z.optional(columnField),
   // A name, not a text: 40,000 characters made a regular expression too large to compile (INTERNAL).
-  symbol: z.string().min(1).max(1_000).optional(),
-  query: z.string().min(1).optional(),
+  symbol: z.optional(z.string().check(z.minLength(1), z.maxLength(1_000))),
+  query: z.optional(z.string().check(z.minLength(1))),
   timeout: timeoutField,
 };
 
@@ -54,4 +58,6 @@ export function hasPosition(value: PositionInput): boolean {
 }
 
 /** The schema of an action that takes a file and a position. */
-export const positionSchema = z.strictObject(positionFields).refine(hasPosition, NEED_POSITION);
+export const positionSchema = z.strictObject(positionFields).check(
+  z.refine(hasPosition, NEED_POSITION),
+);

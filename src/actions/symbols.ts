@@ -1,5 +1,5 @@
 import type * as proto from "vscode-languageserver-protocol";
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { toLspGateError } from "../errors.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
@@ -37,7 +37,7 @@ export interface SymbolView {
 // symbols, bounded like every list.
 const schema = z.strictObject({
   file: fileField,
-  query: z.string().optional(),
+  query: z.optional(z.string()),
   timeout: timeoutField,
 });
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { applyEdits, toServerPosition } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
@@ -23,7 +23,7 @@ export const agentEditsField = z.array(z.strictObject({
   endLine: lineField,
   endColumn: columnField,
   newText: z.string(),
-})).min(1).max(MAX_PROPOSED_EDITS);
+})).check(z.minLength(1), z.maxLength(MAX_PROPOSED_EDITS));
 
 /**
  * `text` with `edits` applied, each range counted in 1-based code points of `text` as it is (not

@@ -1,5 +1,5 @@
 import type { ChangeTracking } from "../servers/watcher.ts";
-import type { z } from "zod";
+import type * as z from "../zod.ts";
 import type { Access } from "../permissions/policy.ts";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
 import type { ServerManager } from "../servers/manager.ts";
@@ -69,7 +69,7 @@ export interface ActionResult {
 }
 
 /** One row of the action table. */
-export interface ActionDef<S extends z.ZodType = z.ZodType> {
+export interface ActionDef<S extends z.ZodMiniType = z.ZodMiniType> {
   name: string;
   /** One line for the README and the MCP tool description. */
   summary: string;
@@ -80,6 +80,6 @@ export interface ActionDef<S extends z.ZodType = z.ZodType> {
 }
 
 /** Declares an action with its schema's type flowing into `run`. */
-export function defineAction<S extends z.ZodType>(def: ActionDef<S>): ActionDef {
+export function defineAction<S extends z.ZodMiniType>(def: ActionDef<S>): ActionDef {
   return def as unknown as ActionDef;
 }

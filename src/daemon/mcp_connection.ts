@@ -1,7 +1,6 @@
 // The `lsp` tool served by the daemon over one client's connection (`lspgate mcp --daemon`): the
 // client relays its MCP lines both ways and nothing more, so the MCP SDK (and the zod and ajv it
 // loads, ~28 MiB resident) is loaded once, here, not in every agent session's client.
-import { Readable, Writable } from "node:stream";
 import type { SessionFacts } from "../actions/types.ts";
 import type { McpGate } from "../frontends/mcp.ts";
 import type { Response } from "../session.ts";
@@ -33,6 +32,8 @@ export async function serveMcpConnection(
     request: (raw, progress) => connection.handle(raw, progress) as Promise<Response>,
     close: () => Promise.resolve(),
   };
+  // Loaded here, not at the top: a bundle hoists every static `node:` import to its start.
+  const { Readable, Writable } = await import("node:stream");
   const stdin = Readable.from(chunksOf(conn));
   const stdout = new Writable({
     write(chunk: Uint8Array, _encoding, done) {

@@ -1,4 +1,3 @@
-import process from "node:process";
 import { onStopSignal } from "./signals.ts";
 import type { Readable, Writable } from "node:stream";
 // The SDK's `./*` export maps `x.js` to types at `x.js.d.ts`, which do not exist, so Deno would
@@ -289,8 +288,11 @@ export interface ServeMcpOptions {
  * every language server is shut down and it returns 0.
  */
 export async function serveMcp(session: McpGate, options: ServeMcpOptions = {}): Promise<number> {
-  const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
+  // Loaded here, not at the top: a bundle hoists every static `node:` import to its start, and
+  // node:process starts Node's streams there (~10 ms) in every front end, not only MCP's.
+  const own = async () => (await import("node:process")).default;
+  const stdin = options.stdin ?? (await own()).stdin;
+  const stdout = options.stdout ?? (await own()).stdout;
   // Only this process's own stdout carries protocol (the daemon's is not a client's).
   const restore = options.stdout ? () => {} : divertConsoleToStderr();
   const server = createMcpServer(session);

@@ -1,0 +1,68 @@
+// What every start of the shipped file pays for. `deno bundle` makes one file and hoists every
+// static `node:` import in it to the file's start, a module that only MCP loads included; and
+// zod's full API (454 KB bundled, ~+50 ms at each start, +13 MiB) is kept whole wherever it is
+// imported, where `zod/mini` keeps only the functions used. Timings are the benchmark's
+// (`tests/bench/cold.ts --compare dist/lspgate.js`); this keeps the graph that gives them.
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const entry = fileURLToPath(new URL("../../src/worker_entry.ts", import.meta.url));
+const home = new URL("../../", import.meta.url).href;
+
+/** Node's own modules that every front end uses (paths, file URLs, the flags' parser). */
+const NODE_AT_START = new Set(["node:path", "node:url", "node:util"]);
+
+interface Dependency {
+  specifier: string;
+  code?: { specifier: string };
+  isDynamic?: boolean;
+}
+
+/** Each of lspgate's own modules in the bundle's graph, with the modules it imports as code. */
+async function ownImports(): Promise<Map<string, Dependency[]>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: { specifier: string; dependencies?: Dependency[] }[];
+  };
+  const own = new Map<string, Dependency[]>();
+  for (const module of info.modules) {
+    if (!module.specifier.startsWith(home)) continue;
+    own.set(module.specifier.slice(home.length), module.dependencies ?? []);
+  }
+  return own;
+}
+
+Deno.test("the bundle's start loads no node: module but path, url and util: the others are imported where used", async () => {
+  const own = await ownImports();
+  assert.ok(own.has("src/frontends/mcp.ts"), "the graph reaches the MCP front end");
+  const hoisted: string[] = [];
+  for (const [module, dependencies] of own) {
+    for (const dependency of dependencies) {
+      const code = dependency.code?.specifier;
+      if (!code?.startsWith("node:") || dependency.isDynamic || NODE_AT_START.has(code)) continue;
+      hoisted.push(`${module} imports ${code}`);
+    }
+  }
+  assert.deepEqual(hoisted, []);
+});
+
+Deno.test("zod's full API is loaded only by the MCP front end; every other schema is zod/mini's", async () => {
+  const own = await ownImports();
+  const full: string[] = [];
+  for (const [module, dependencies] of own) {
+    for (const dependency of dependencies) {
+      const code = dependency.code?.specifier ?? "";
+      if (/^npm:\/?zod@[^/]+$/.test(code)) full.push(module);
+    }
+  }
+  assert.deepEqual(full, ["src/frontends/mcp.ts"]);
+  const mini = [...own].filter(([, dependencies]) =>
+    dependencies.some((d) => /^npm:\/?zod@[^/]+\/mini$/.test(d.code?.specifier ?? ""))
+  ).map(([module]) => module);
+  assert.deepEqual(mini, ["src/zod.ts"]);
+});
