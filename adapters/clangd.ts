@@ -2,6 +2,7 @@ import { dirname, extname, join } from "node:path";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";
+import { compareText } from "../src/compare.ts";
 
 const C_FAMILY = {
   ".c": "c",
@@ -170,7 +171,7 @@ async function sourcesUnder(
     } catch {
       continue;
     }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
+    entries.sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) {

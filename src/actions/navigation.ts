@@ -10,6 +10,7 @@ import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
 import { emptyAnswerProblem, loadProblem, readinessNote, waitForProject } from "./readiness.ts";
 import { coverageDetails, coverageForQuestion, coverageNote } from "./coverage.ts";
+import { compareText } from "../compare.ts";
 
 const gotoKinds = {
   definition: { method: "textDocument/definition", noun: "definition" },
@@ -156,7 +157,7 @@ function sortLocations<
   list: T[],
 ): T[] {
   return [...list].sort((a, b) =>
-    a.uri.localeCompare(b.uri) || a.range.start.line - b.range.start.line ||
+    compareText(a.uri, b.uri) || a.range.start.line - b.range.start.line ||
     a.range.start.character - b.range.start.character
   );
 }

@@ -20,6 +20,7 @@ import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 import { TextCache } from "./text_cache.ts";
 import { workspaceServers } from "./workspace_servers.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
+import { compareText } from "../compare.ts";
 
 /** A symbol in `details.symbols`. */
 export interface SymbolView {
@@ -198,7 +199,7 @@ async function workspaceSymbols(context: ActionContext, query: string) {
       : s.name.toLowerCase().startsWith(q)
       ? 2
       : 3;
-  views.sort((a, b) => rank(a) - rank(b) || a.file.localeCompare(b.file) || a.line - b.line);
+  views.sort((a, b) => rank(a) - rank(b) || compareText(a.file, b.file) || a.line - b.line);
   const bounded = boundList(views);
   const lines = bounded.items.map((s) =>
     `${s.kind} ${s.container ? `${s.container}.` : ""}${s.name}  ${s.file}:${s.line}:${s.column}`

@@ -6,6 +6,7 @@ import type { Adapter } from "../servers/adapter.ts";
 import type { ServerManager } from "../servers/manager.ts";
 import { configIncludes, type IncludeCheck, PROJECT_CONFIGS } from "./config_includes.ts";
 import type { ActionContext } from "./types.ts";
+import { compareText } from "../compare.ts";
 
 /** One (adapter, root) project and the file opened to start its server and load it. */
 export interface WorkspaceProject {
@@ -147,7 +148,7 @@ export async function findProjects(
   // The walk's order within an adapter: its first files' folders first, as before.
   const first = new Map([...byKey].map(([key, p]) => [key, p.files[0]]));
   projects.sort((a, b) =>
-    order(a.adapter) - order(b.adapter) || first.get(a.key)!.localeCompare(first.get(b.key)!)
+    order(a.adapter) - order(b.adapter) || compareText(first.get(a.key)!, first.get(b.key)!)
   );
   return { projects, truncated: found.truncated, embedded };
 }

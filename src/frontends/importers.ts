@@ -2,6 +2,7 @@
 // beside the edited file, so an edit that breaks a caller elsewhere is reported.
 import { basename, extname } from "node:path";
 import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
+import { compareText } from "../compare.ts";
 
 /** How one language family names another file in an import. */
 interface Family {
@@ -59,7 +60,7 @@ export async function findImporters(
   const folder = file.slice(0, file.lastIndexOf("/"));
   // Files near the edited one first: the likeliest importers, and the ones a deadline keeps.
   const ordered = paths.filter((p) => p !== file).sort((a, b) =>
-    distance(a, folder) - distance(b, folder) || a.localeCompare(b)
+    distance(a, folder) - distance(b, folder) || compareText(a, b)
   );
   const found: WorkspacePath[] = [];
   for (const path of ordered) {

@@ -1,8 +1,9 @@
-// What every start of the shipped file pays for. `deno bundle` makes one file and hoists every
+// What every start pays for, and the first answers. `deno bundle` makes one file and hoists every
 // static `node:` import in it to the file's start, a module that only MCP loads included; and
 // zod's full API (454 KB bundled, ~+50 ms at each start, +13 MiB) is kept whole wherever it is
-// imported, where `zod/mini` keeps only the functions used. Timings are the benchmark's
-// (`tests/bench/cold.ts --compare dist/lspgate.js`); this keeps the graph that gives them.
+// imported, where `zod/mini` keeps only the functions used; the first `localeCompare` loads ICU's
+// collation data (9–17 ms), which a clangd start and a first references answer paid. Timings are
+// the benchmark's (`tests/bench/cold.ts --compare dist/lspgate.js`); this keeps what gives them.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
@@ -65,4 +66,16 @@ Deno.test("zod's full API is loaded only by the MCP front end; every other schem
     dependencies.some((d) => /^npm:\/?zod@[^/]+\/mini$/.test(d.code?.specifier ?? ""))
   ).map(([module]) => module);
   assert.deepEqual(mini, ["src/zod.ts"]);
+});
+
+Deno.test("no module of lspgate's orders text with localeCompare, whose first call loads ICU's collation data", async () => {
+  const own = await ownImports();
+  const calling: string[] = [];
+  for (const module of own.keys()) {
+    if (!/\.(ts|js)$/.test(module)) continue;
+    const text = await Deno.readTextFile(fileURLToPath(new URL(module, home)));
+    if (/\.localeCompare\(/.test(text)) calling.push(module);
+  }
+  assert.ok(own.has("adapters/clangd.ts"), "the graph reaches the adapters");
+  assert.deepEqual(calling, []);
 });
