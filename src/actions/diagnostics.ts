@@ -52,16 +52,20 @@ const schema = z.strictObject({
   content: z.optional(z.string().check(z.maxLength(MAX_PROPOSED_CHARS))),
   edits: z.optional(agentEditsField),
   timeout: timeoutField,
-}).check(z.refine(
-  (v) => (v.file === undefined) !== (v.files === undefined),
-  'give one of file (a path, a glob, or "*" for the workspace) or files (up to 64 paths)',
-)).check(z.refine(
-  (v) => v.content === undefined || v.edits === undefined,
-  "give content (the whole proposed text) or edits (ranges of the file as it is), not both",
-)).check(z.refine(
-  (v) => (v.content === undefined && v.edits === undefined) || v.files === undefined,
-  "content and edits propose a text for one file: give it as file, not files",
-));
+}).check(
+  z.refine(
+    (v) => (v.file === undefined) !== (v.files === undefined),
+    'give one of file (a path, a glob, or "*" for the workspace) or files (up to 64 paths)',
+  ),
+  z.refine(
+    (v) => v.content === undefined || v.edits === undefined,
+    "give content (the whole proposed text) or edits (ranges of the file as it is), not both",
+  ),
+  z.refine(
+    (v) => (v.content === undefined && v.edits === undefined) || v.files === undefined,
+    "content and edits propose a text for one file: give it as file, not files",
+  ),
+);
 
 /** diagnostics: errors and warnings of a file, a glob, a list, or the whole workspace. */
 export const diagnosticsAction: ActionDef = defineAction({

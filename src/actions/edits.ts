@@ -59,7 +59,9 @@ const renameAction = defineAction({
     edit_hash: editHashField,
     allow_partial: allowPartialField,
     ...checkFields,
-  }).check(z.refine(hasPosition, NEED_POSITION)).check(z.refine(...hashNeedsApply)).check(
+  }).check(
+    z.refine(hasPosition, NEED_POSITION),
+    z.refine(...hashNeedsApply),
     z.refine(...ifCleanNeedsApply),
   ),
   access: writeIfApplied,
@@ -183,7 +185,7 @@ const formatAction = defineAction({
     edit_hash: editHashField,
     ...checkFields,
     timeout: timeoutField,
-  }).check(z.refine(...hashNeedsApply)).check(z.refine(...ifCleanNeedsApply)),
+  }).check(z.refine(...hashNeedsApply), z.refine(...ifCleanNeedsApply)),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {
@@ -225,14 +227,19 @@ const codeActionsAction = defineAction({
     apply: z.optional(z.boolean()),
     edit_hash: editHashField,
     ...checkFields,
-  }).check(z.refine(
-    (v) => v.line !== undefined,
-    "code_actions needs line (+ column or symbol, + end_line for a range); query is the title " +
-      "of an action to preview or apply",
-  )).check(z.refine(...hashNeedsApply)).check(z.refine(...ifCleanNeedsApply)).check(z.refine(
-    (v) => !(v.check || v.if_clean) || v.query !== undefined,
-    "check and if_clean need query: the title of the code action to check",
-  )),
+  }).check(
+    z.refine(
+      (v) => v.line !== undefined,
+      "code_actions needs line (+ column or symbol, + end_line for a range); query is the title " +
+        "of an action to preview or apply",
+    ),
+    z.refine(...hashNeedsApply),
+    z.refine(...ifCleanNeedsApply),
+    z.refine(
+      (v) => !(v.check || v.if_clean) || v.query !== undefined,
+      "check and if_clean need query: the title of the code action to check",
+    ),
+  ),
   access: writeIfApplied,
   run: (input, context) =>
     withDocument(context, input.file, async (doc) => {

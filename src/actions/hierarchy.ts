@@ -1,6 +1,6 @@
 import { coverageDetails, coverageForQuestion, coverageNote } from "./coverage.ts";
 import type * as proto from "vscode-languageserver-protocol";
-import * as z from "../zod.ts";
+import type * as z from "../zod.ts";
 import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import { fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
@@ -9,7 +9,7 @@ import { ask, type QueryDocument, withDocument } from "./document.ts";
 import { FileCache } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
 import { readinessNote, waitForProject } from "./readiness.ts";
-import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
+import { positionSchema } from "./schema.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
 import { isMethodNotFound, lacking, offers, orRefused, refusedAnswer } from "./refused_methods.ts";
 import type { HierarchyItemText } from "../servers/adapter.ts";
@@ -28,7 +28,7 @@ export interface HierarchyView {
 
 type Item = proto.CallHierarchyItem | proto.TypeHierarchyItem;
 
-const schema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
+const schema = positionSchema;
 
 async function itemView(
   context: ActionContext,

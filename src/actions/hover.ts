@@ -1,5 +1,4 @@
 import type * as proto from "vscode-languageserver-protocol";
-import * as z from "../zod.ts";
 import { boundText } from "../format/bound.ts";
 import { hoverMarkdown, signatureText } from "../format/hover.ts";
 import { fromServerRange } from "../lsp/positions.ts";
@@ -12,11 +11,11 @@ import {
   readinessNote,
   waitForProject,
 } from "./readiness.ts";
-import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
+import { positionSchema } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 
-const schema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
+const schema = positionSchema;
 
 /**
  * The type pyright and basedpyright give what they could not learn, as the whole type of the name

@@ -4,7 +4,7 @@ import { plural } from "../format/bound.ts";
 import { ask, withDocument } from "./document.ts";
 import { type RawLocations, rawLocations, toAgentLocations } from "./locate.ts";
 import { resolvePosition } from "./position.ts";
-import { hasPosition, NEED_POSITION, positionFields } from "./schema.ts";
+import { hasPosition, NEED_POSITION, positionFields, positionSchema } from "./schema.ts";
 import { type ActionDef, defineAction } from "./types.ts";
 import { lacking, offers, orRefused } from "./refused_methods.ts";
 import { MAX_WITH_CONTEXT } from "../format/bound.ts";
@@ -19,7 +19,7 @@ const gotoKinds = {
   implementation: { method: "textDocument/implementation", noun: "implementation" },
 } as const;
 
-const gotoSchema = z.strictObject(positionFields).check(z.refine(hasPosition, NEED_POSITION));
+const gotoSchema = positionSchema;
 
 function gotoAction(name: keyof typeof gotoKinds): ActionDef {
   const { method, noun } = gotoKinds[name];
