@@ -1,5 +1,5 @@
 // Tables for the terminal, and the one-line summary `deno task bench` ends with.
-import { coldMedian, type ScenarioResult, SOAK_REST_S } from "./measure.ts";
+import { coldMedian, RUNNING_LABEL, type ScenarioResult, SOAK_REST_S } from "./measure.ts";
 import { ACTIONS } from "./sides.ts";
 import { median, ms, times } from "./stats.ts";
 
@@ -8,6 +8,8 @@ export interface Overall {
   medianRatio: number;
   worst: { action: string; ratio: number };
   coldExtraMs: number;
+  /** The same, timed from the first question to an lspgate already running (as agents use it). */
+  coldRunningExtraMs: number;
   rssMiB: number;
   sandbox: { medianRatio: number; coldExtraMs: number };
 }
@@ -119,6 +121,7 @@ export function overall(results: ScenarioResult[]): Overall {
     medianRatio: median(ratios.map((r) => r.ratio)),
     worst,
     coldExtraMs: coldExtra("lspgate"),
+    coldRunningExtraMs: coldExtra(RUNNING_LABEL),
     // With one server where a scenario had just one running; else the smallest count seen.
     rssMiB: Math.max(
       ...results.filter((r) => r.memory.servers === fewestServers(results)).map((r) =>
@@ -136,9 +139,9 @@ function fewestServers(results: ScenarioResult[]): number | undefined {
 
 /** `overhead: median X.XX× raw (worst ACTION Y.YY×), cold +N ms, RSS M MB`. */
 export function summaryLine(o: Overall): string {
-  const cold = Number.isFinite(o.coldExtraMs)
-    ? `${o.coldExtraMs >= 0 ? "+" : "-"}${Math.abs(Math.round(o.coldExtraMs))}`
-    : "+?";
+  const signed = (n: number) =>
+    Number.isFinite(n) ? `${n >= 0 ? "+" : "-"}${Math.abs(Math.round(n))}` : "+?";
   return `overhead: median ${o.medianRatio.toFixed(2)}× raw (worst ${o.worst.action} ` +
-    `${o.worst.ratio.toFixed(2)}×), cold ${cold} ms, RSS ${Math.round(o.rssMiB)} MB`;
+    `${o.worst.ratio.toFixed(2)}×), cold ${signed(o.coldExtraMs)} ms ` +
+    `(${signed(o.coldRunningExtraMs)} ms on a running lspgate), RSS ${Math.round(o.rssMiB)} MB`;
 }

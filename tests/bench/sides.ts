@@ -268,7 +268,7 @@ export class GateSide implements Side {
     scenario: Scenario,
     expected: Expected,
     sandbox: "none" | "auto",
-    compare?: { home: string; label: string },
+    compare?: { home?: string; label: string },
   ): Promise<GateSide> {
     const gate = new LspgateProcess(root, sandbox, compare?.home);
     const side = new GateSide(gate, root, scenario, expected, compare?.label);
