@@ -91,7 +91,7 @@ export const clangdAdapter: Adapter = {
       // <prefix>/bin/clangd: its resource headers are in <prefix>/lib/clang.
       installDir = dirname(dirname(await realPath(found)));
     }
-    const database = await compileCommandsFolder(root);
+    const database = compileCommandsFolder(root);
     if (database) {
       return { command, installDir, note: `compile_commands.json in ${database}` };
     }
@@ -124,13 +124,14 @@ export const clangdAdapter: Adapter = {
 };
 
 /** The folder holding the project's compile_commands.json (the root or its build/), if any. */
-async function compileCommandsFolder(root: string): Promise<string | undefined> {
+function compileCommandsFolder(root: string): string | undefined {
   for (const folder of [root, join(root, "build")]) {
     // Only one inside the root: a `build` linked outside would have status say whether a file
     // exists there (a helper's find), and clangd read commands the repository does not hold.
     try {
-      const real = await Deno.realPath(join(folder, "compile_commands.json"));
-      if (real.startsWith(root + "/") && (await Deno.stat(real)).isFile) return folder;
+      // In the thread: a realpath and a stat open nothing.
+      const real = Deno.realPathSync(join(folder, "compile_commands.json"));
+      if (real.startsWith(root + "/") && Deno.statSync(real).isFile) return folder;
     } catch {
       // Not there.
     }

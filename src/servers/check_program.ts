@@ -18,7 +18,7 @@ export async function checkProgram(
   let executable = false;
   if (found) {
     try {
-      const info = await Deno.stat(found);
+      const info = Deno.statSync(found);
       executable = info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
     } catch (error) {
       // Not ours to look at (no --allow-read there): the spawn says what Deno allows.

@@ -7,13 +7,14 @@ import { LspGateError } from "../errors.ts";
 import type { Adapter } from "./adapter.ts";
 
 /** Throws SERVER_START_FAILED when a config file `adapter`'s server reads at `root` is not a file. */
-export async function refuseSpecialConfigs(adapter: Adapter, root: string): Promise<void> {
+export function refuseSpecialConfigs(adapter: Adapter, root: string): void {
   const names = new Set([...adapter.rootMarkers, ...(adapter.symbolIndex?.configs ?? [])]);
   for (const name of names) {
     if (name.includes("*")) continue;
     let info: Deno.FileInfo;
     try {
-      info = await Deno.stat(join(root, name));
+      // In the thread: a stat opens nothing (a FIFO is seen, not waited on).
+      info = Deno.statSync(join(root, name));
     } catch {
       continue;
     }

@@ -47,7 +47,7 @@ export class ServerStarter {
         trusted,
       });
       await checkProgram(entry.adapter, command, this.options.workspace);
-      await refuseSpecialConfigs(entry.adapter, entry.root);
+      refuseSpecialConfigs(entry.adapter, entry.root);
       // A Worker allowed to spawn one binary cannot be handed a shell: uncapped there.
       const cap = this.options.isolate && !this.options.wrap ? undefined : config?.memoryCapMiB;
       const run = cap === undefined ? command : await withMemoryCap(command, cap);
