@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { V8_FLAGS_ARG } from "./v8_flags.ts";
 import { daemonCommand } from "./daemon/start.ts";
 import { defaultConfig } from "./config.ts";
+import { launcherArgs } from "./lsp/sandbox/landlock.ts";
+import { inotifyWatchArgs } from "./servers/inotify_process.ts";
 
 const checkout = new URL("../", import.meta.url);
 
@@ -44,5 +46,15 @@ Deno.test("the daemon, the longest-lived lspgate process, is started with lspgat
     else Deno.env.set("XDG_RUNTIME_DIR", before);
     await Deno.remove(root, { recursive: true });
     await Deno.remove(runtime, { recursive: true });
+  }
+});
+
+Deno.test("the Landlock launcher and the watcher process run lspgate's module with its V8 flags", () => {
+  // V8 takes a script's code cache only from a run with the same flags: a child run of the bundle
+  // without them compiled it whole again and left a cache lspgate's next start could not use.
+  for (const args of [launcherArgs("/lib/libc.so.6"), inotifyWatchArgs("/lib/libc.so.6")]) {
+    const script = args.findIndex((arg) => arg.endsWith(".ts") || arg.endsWith(".js"));
+    assert.ok(script > 0, args.join(" "));
+    assert.ok(args.slice(0, script).includes(V8_FLAGS_ARG), args.join(" "));
   }
 });

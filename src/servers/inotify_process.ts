@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { readLines } from "../frontends/lines.ts";
 import { libcPath } from "../lsp/sandbox/landlock.ts";
 import { INOTIFY_ARG, type TaggedWatchEvent, type WatcherCommand } from "./inotify_watch.ts";
+import { V8_FLAGS_ARG } from "../v8_flags.ts";
 import type { WatchEvent, WatchEventSource } from "./watch_protocol.ts";
 
 /** A running watcher process (see WatchEventSource). */
@@ -186,12 +187,14 @@ export function inotifyWatchArgs(libc: string, readable?: string[]): string[] {
   const script = here.pathname.endsWith("/servers/inotify_process.ts")
     ? [fileURLToPath(new URL("./inotify_watch.ts", here))]
     : [here.protocol === "file:" ? fileURLToPath(here) : here.href, INOTIFY_ARG];
-  // No config: it runs in no project of its own; no prompt: nothing may ask the user.
+  // No config: it runs in no project of its own; no prompt: nothing may ask the user. lspgate's
+  // own V8 flags, so that it shares lspgate's code cache of the bundle (see launcherArgs).
   return [
     "run",
     "--no-config",
     "--no-prompt",
     "--quiet",
+    V8_FLAGS_ARG,
     `--allow-ffi=${libc}`,
     readable ? `--allow-read=${readable.join(",")}` : "--allow-read",
     ...script,

@@ -28,6 +28,7 @@ import {
   type WrappedCommand,
 } from "./common.ts";
 import { LAUNCH_ARG, type LaunchPlan } from "./landlock_launcher.ts";
+import { V8_FLAGS_ARG } from "../../v8_flags.ts";
 
 /** Where glibc lives on the distributions lspgate runs on (musl has no libc.so.6: no Landlock). */
 const LIBC_CANDIDATES = [
@@ -122,8 +123,10 @@ export function launcherArgs(libc: string, grants: string[] = [`--allow-ffi=${li
     ? [fileURLToPath(new URL("./landlock_launcher.ts", here))]
     : [here.protocol === "file:" ? fileURLToPath(here) : here.href, LAUNCH_ARG];
   // No config: the launcher runs in the workspace, whose deno.json must not configure it; no
-  // prompt: its stdin is the server's.
-  return ["run", "--no-config", "--no-prompt", "--quiet", ...grants, ...script];
+  // prompt: its stdin is the server's. lspgate's own V8 flags: V8 takes a script's code cache only
+  // from a run with the same flags, so a launcher run without them compiled the whole bundle anew
+  // (~80 ms each server start) and left a cache the next lspgate start could not use.
+  return ["run", "--no-config", "--no-prompt", "--quiet", V8_FLAGS_ARG, ...grants, ...script];
 }
 
 /** What Landlock enforces at this ABI, and what it does not (for status, doctor, permissions). */
