@@ -7,11 +7,11 @@
 // first. Its grant is then read of everything, as lspgate's own; where lspgate's read is narrowed,
 // each root has a process granted that root (and its barrier) alone, as no child gets more than
 // lspgate has.
-import { fileURLToPath } from "node:url";
 import { readLines } from "../frontends/lines.ts";
 import { libcPath } from "../lsp/sandbox/landlock.ts";
 import { INOTIFY_ARG, type TaggedWatchEvent, type WatcherCommand } from "./inotify_watch.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
+import { libcProgramScript } from "../libc_programs.ts";
 import type { WatchEvent, WatchEventSource } from "./watch_protocol.ts";
 
 /** A running watcher process (see WatchEventSource). */
@@ -179,14 +179,15 @@ export async function startInotify(
 /**
  * `deno run` arguments that start the watcher with `--allow-ffi` on `libc` and `--allow-read` on
  * `readable` (every path when undefined). From source it is inotify_watch.ts; from the `deno
- * bundle` file, where every module has the bundle's URL, it is the bundle itself with
- * {@link INOTIFY_ARG}.
+ * bundle` file, where every module has the bundle's URL, the bundle's companion beside it, or the
+ * bundle itself, with {@link INOTIFY_ARG}.
  */
 export function inotifyWatchArgs(libc: string, readable?: string[]): string[] {
   const here = new URL(import.meta.url);
-  const script = here.pathname.endsWith("/servers/inotify_process.ts")
-    ? [fileURLToPath(new URL("./inotify_watch.ts", here))]
-    : [here.protocol === "file:" ? fileURLToPath(here) : here.href, INOTIFY_ARG];
+  const source = here.pathname.endsWith("/servers/inotify_process.ts")
+    ? new URL("./inotify_watch.ts", here)
+    : undefined;
+  const script = libcProgramScript(here, source, INOTIFY_ARG);
   // No config: it runs in no project of its own; no prompt: nothing may ask the user. lspgate's
   // own V8 flags, so that it shares lspgate's code cache of the bundle (see launcherArgs).
   return [

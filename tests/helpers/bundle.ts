@@ -1,25 +1,24 @@
 // `deno task bundle` as deno.json spells it, for the tests of the one shipped file: its commands
 // pointed at a folder of the test's own.
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { REPO_ROOT } from "./program.ts";
 import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 
-/** The bundle task's first command (`deno bundle …`) as `deno` arguments, writing to `output`. */
-export async function bundleArgs(output: string): Promise<string[]> {
-  return (await bundleSteps(output))[0];
-}
-
-/** Each `&&`-joined command of the bundle task as `deno` arguments, writing beside `output`. */
+/**
+ * Each `&&`-joined command of the bundle task as `deno` arguments, writing beside `output`: the
+ * bundle itself to `output`, its companion (dist/lspgate_libc.js) and parsers into its folder.
+ */
 export async function bundleSteps(output: string): Promise<string[][]> {
   const config = JSON.parse(await Deno.readTextFile(join(REPO_ROOT, "deno.json")));
+  const beside = (path: string) => join(dirname(output), basename(path));
   return (config.tasks.bundle as string).split(" && ").map((step, i) => {
     const [deno, ...args] = step.split(" ");
     assert.equal(deno, "deno");
-    if (i === 0) {
+    if (args[0] === "bundle") {
       const at = args.indexOf("-o");
       assert.ok(at > 0, `the bundle task names its output with -o: ${config.tasks.bundle}`);
-      args[at + 1] = output;
+      args[at + 1] = i === 0 ? output : beside(args[at + 1]);
       return ["bundle", "--quiet", ...args.slice(1)];
     }
     // The parsers go beside the bundle: dist/parsers for dist/lspgate.js.
@@ -33,15 +32,21 @@ export async function bundleSteps(output: string): Promise<string[][]> {
   });
 }
 
-/** Builds the bundle into `out` as the task's first command does; its path. */
-export async function buildBundle(out: string): Promise<string> {
+/**
+ * Builds the bundle into `out` as the task's first command does, and with `companion` its
+ * companion beside it as the next (the parsers are not); the bundle's path.
+ */
+export async function buildBundle(out: string, { companion = false } = {}): Promise<string> {
   const bundle = join(out, "lspgate.js");
-  const built = await new Deno.Command(Deno.execPath(), {
-    args: await bundleArgs(bundle),
-    cwd: REPO_ROOT,
-    stderr: "piped",
-  }).output();
-  assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+  const steps = (await bundleSteps(bundle)).filter((args) => args[0] === "bundle");
+  for (const args of companion ? steps : steps.slice(0, 1)) {
+    const built = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: REPO_ROOT,
+      stderr: "piped",
+    }).output();
+    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+  }
   return bundle;
 }
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { TempWorkspace } from "../helpers/workspace.ts";
 import { Program } from "../helpers/program.ts";
 import { buildBundle, bundleRunArgs, bundleSteps } from "../helpers/bundle.ts";
+import { LIBC_COMPANION } from "../../src/libc_programs.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -118,7 +119,7 @@ Deno.test("the bundle carries its parsers: no registry and an empty Deno cache, 
   }
 });
 
-Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is watched from it, exactly", async () => {
+Deno.test("the bundle's companion is its watcher process: a tree past 1,000 folders is watched from it, exactly", async () => {
   const ws = await TempWorkspace.copy("deno");
   const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-watch-" });
   const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-bundle-rt-" }));
@@ -129,7 +130,7 @@ Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is w
       cwd: ws.root,
     }).output();
     assert.equal(made.code, 0);
-    const bundle = await buildBundle(out);
+    const bundle = await buildBundle(out, { companion: true });
     // The README's grant for the bundle, its runtime folder this test's own.
     const lspgate = new Program(
       [
@@ -156,8 +157,11 @@ Deno.test("the bundle is its own watcher process: a tree past 1,000 folders is w
       assert.equal(status.details.changeTracking, "exact", JSON.stringify(status.details));
       assert.equal(status.details.watcher?.runsOn, "process", JSON.stringify(status.details));
       const watcherPid = status.details.watcher?.pid;
-      const cmdline = await Deno.readTextFile(`/proc/${watcherPid}/cmdline`);
-      assert.ok(cmdline.includes(bundle), `the watcher process runs the bundle: ${cmdline}`);
+      const argv = (await Deno.readTextFile(`/proc/${watcherPid}/cmdline`)).split("\0");
+      assert.ok(
+        argv.includes(join(out, LIBC_COMPANION)),
+        `the watcher process runs the bundle's companion: ${argv.join(" ")}`,
+      );
       // Another tool moves greet down three lines on disk; the next question answers from there.
       const before = (await ws.locate("src/greet.ts", "function greet")).line;
       const greet = join(ws.root, "src", "greet.ts");

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `lspgate` from npm: runs the bundle beside this file (dist/lspgate.js, its parsers in
-// dist/parsers/) with the Deno of the `deno` npm package, under `deno task start`'s grant (read,
-// the environment, run the servers, and whatever else the task grants): what the README's bundle
-// command runs. Signals are passed on; lspgate's exit code is this one's.
+// `lspgate` from npm: runs the bundle beside this file (dist/lspgate.js, its Landlock launcher and
+// watcher process in dist/lspgate_libc.js, its parsers in dist/parsers/) with the Deno of the `deno`
+// npm package, under `deno task start`'s grant (read, the environment, run the servers, and
+// whatever else the task grants): what the README's bundle command runs. Signals are passed on; lspgate's exit code is this one's.
 import { spawn } from "node:child_process";
 import { readFileSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";

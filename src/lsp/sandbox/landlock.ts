@@ -14,7 +14,6 @@
  */
 
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LspGateError } from "../../errors.ts";
 import { runtimeFolderPath } from "../../fs.ts";
 import { checkRuntimeEntry, ensureRuntimeFolderSync } from "../../runtime_folder.ts";
@@ -29,6 +28,7 @@ import {
 } from "./common.ts";
 import { LAUNCH_ARG, type LaunchPlan } from "./landlock_launcher.ts";
 import { V8_FLAGS_ARG } from "../../v8_flags.ts";
+import { libcProgramScript } from "../../libc_programs.ts";
 
 /** Where glibc lives on the distributions lspgate runs on (musl has no libc.so.6: no Landlock). */
 const LIBC_CANDIDATES = [
@@ -115,13 +115,14 @@ async function probe(): Promise<LandlockSupport> {
 /**
  * `deno run` arguments that start the launcher with `--allow-ffi` on `libc` and nothing else.
  * From source it is landlock_launcher.ts; from the `deno bundle` file, where every module has the
- * bundle's URL, it is the bundle itself with {@link LAUNCH_ARG}.
+ * bundle's URL, the bundle's companion beside it, or the bundle itself, with {@link LAUNCH_ARG}.
  */
 export function launcherArgs(libc: string, grants: string[] = [`--allow-ffi=${libc}`]): string[] {
   const here = new URL(import.meta.url);
-  const script = here.pathname.endsWith("/sandbox/landlock.ts")
-    ? [fileURLToPath(new URL("./landlock_launcher.ts", here))]
-    : [here.protocol === "file:" ? fileURLToPath(here) : here.href, LAUNCH_ARG];
+  const source = here.pathname.endsWith("/sandbox/landlock.ts")
+    ? new URL("./landlock_launcher.ts", here)
+    : undefined;
+  const script = libcProgramScript(here, source, LAUNCH_ARG);
   // No config: the launcher runs in the workspace, whose deno.json must not configure it; no
   // prompt: its stdin is the server's. lspgate's own V8 flags: V8 takes a script's code cache only
   // from a run with the same flags, so a launcher run without them compiled the whole bundle anew
