@@ -41,25 +41,12 @@ async function coverage(
   const configured = config.include !== undefined || config.exclude !== undefined;
   // Without a name, a config's choice is said (as before); pyright's own defaults are not.
   if (!configured && !context.name) return { partial: false };
-  const included = matchers(config.include ?? ["."]);
-  const excluded = matchers(config.exclude ?? DEFAULT_EXCLUDE);
   // An open file is searched whatever the config says: the one asked in is.
   const asked = fromFileUrl(context.uri);
-  // Each file left out, and by what.
-  const left = new Map<string, "include" | "exclude">();
-  for (const file of await context.files()) {
-    if (!file.startsWith(context.root + "/") || file === asked) continue;
-    const rel = file.slice(context.root.length + 1);
-    // Installed packages (an environment in `.pixi/`, `.direnv/`, `.nox/`) use names of their own,
-    // not the project's: a common name would be partial everywhere.
-    if (ENVIRONMENT.test(rel)) continue;
-    const out = !included.some((m) => m.matches(rel))
-      ? "include"
-      : excluded.some((m) => m.matches(rel))
-      ? "exclude"
-      : undefined;
-    if (out) left.set(file, out);
-  }
+  const all = leftOut(await context.files(), context.root, config);
+  const left = asked !== undefined && all.has(asked)
+    ? new Map([...all].filter(([file]) => file !== asked))
+    : all;
   if (left.size === 0) return { partial: false };
   const server = sections[0].replace(/^tool\./, "");
   if (context.name) {
@@ -87,6 +74,40 @@ async function coverage(
     reason: `${whose(config, new Set(left.values()), server)} ` +
       `${names.slice(0, NAMED).join(", ")}${more} out`,
   };
+}
+
+/** Each file a config leaves out, and by what. */
+type LeftOut = ReadonlyMap<string, "include" | "exclude">;
+
+/**
+ * The files left out of a file list, kept per list (the workspace walk's is the same array until a
+ * file is created or deleted) while the root and the config's paths are the same: matching each of
+ * pygments' 345 files against them took ~1.5 ms of every references question.
+ */
+const leftOutByList = new WeakMap<readonly string[], { key: string; left: LeftOut }>();
+
+function leftOut(files: readonly string[], root: string, config: Partial<PyrightConfig>): LeftOut {
+  const key = JSON.stringify([root, config.include ?? null, config.exclude ?? null]);
+  const kept = leftOutByList.get(files);
+  if (kept?.key === key) return kept.left;
+  const included = matchers(config.include ?? ["."]);
+  const excluded = matchers(config.exclude ?? DEFAULT_EXCLUDE);
+  const left = new Map<string, "include" | "exclude">();
+  for (const file of files) {
+    if (!file.startsWith(root + "/")) continue;
+    const rel = file.slice(root.length + 1);
+    // Installed packages (an environment in `.pixi/`, `.direnv/`, `.nox/`) use names of their own,
+    // not the project's: a common name would be partial everywhere.
+    if (ENVIRONMENT.test(rel)) continue;
+    const out = !included.some((m) => m.matches(rel))
+      ? "include"
+      : excluded.some((m) => m.matches(rel))
+      ? "exclude"
+      : undefined;
+    if (out) left.set(file, out);
+  }
+  leftOutByList.set(files, { key, left });
+  return left;
 }
 
 /**
