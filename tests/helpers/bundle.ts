@@ -25,21 +25,26 @@ export async function bundleSteps(output: string): Promise<string[][]> {
     return args.map((arg) =>
       arg === "dist/parsers"
         ? join(dirname(output), "parsers")
-        : arg === "--allow-write=dist"
-        ? `--allow-write=${dirname(output)}`
+        : arg === "dist/lspgate.js"
+        ? output
+        : arg === "--allow-write=dist" || arg === "--allow-read=dist"
+        ? `${arg.slice(0, -"dist".length)}${dirname(output)}`
         : arg
     );
   });
 }
 
 /**
- * Builds the bundle into `out` as the task's first command does, and with `companion` its
- * companion beside it as the next (the parsers are not); the bundle's path.
+ * Builds the bundle into `out` as the task does, and with `companion` its companion beside it
+ * (the parsers are not copied); the bundle's path.
  */
 export async function buildBundle(out: string, { companion = false } = {}): Promise<string> {
   const bundle = join(out, "lspgate.js");
-  const steps = (await bundleSteps(bundle)).filter((args) => args[0] === "bundle");
-  for (const args of companion ? steps : steps.slice(0, 1)) {
+  const companionStep = (args: string[]) => args.some((arg) => arg.endsWith("/lspgate_libc.js"));
+  const steps = (await bundleSteps(bundle)).filter((args) =>
+    !args.some((arg) => arg.endsWith("ship_parsers.ts")) && (companion || !companionStep(args))
+  );
+  for (const args of steps) {
     const built = await new Deno.Command(Deno.execPath(), {
       args,
       cwd: REPO_ROOT,

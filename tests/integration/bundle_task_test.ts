@@ -26,6 +26,18 @@ Deno.test("deno task bundle makes one file that answers through deno lsp from it
   const out = await Deno.makeTempDir({ prefix: "lspgate-bundle-task-" });
   try {
     const bundle = await buildBundle(out);
+    // Its module bodies compiled with it (src/eager_bundle.ts): each in parentheses.
+    const text = await Deno.readTextFile(bundle);
+    const helper = /\bvar ([\w$]+)=\(([\w$]+),([\w$]+)\)=>\(\)=>\(\2&&/.exec(text)?.[1];
+    assert.ok(helper, "the bundle has esbuild's __esm helper");
+    const calls = (open: string) =>
+      text.match(
+        new RegExp(`[^\\w$.]${helper!.replace("$", "\\$")}\\(${open}(async)?\\(\\)=>`, "g"),
+      )
+        ?.length ?? 0;
+    const lazy = calls("");
+    const eager = calls("\\(");
+    assert.ok(eager > 100 && lazy === 0, `${eager} module bodies eager, ${lazy} lazy`);
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         ...bundleRunArgs(bundle),
