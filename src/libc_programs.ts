@@ -13,6 +13,20 @@ import { fileURLToPath } from "node:url";
 /** The companion's file name, beside the bundle. */
 export const LIBC_COMPANION = "lspgate_libc.js";
 
+/** The companion beside the bundle was found to be another version's (see refuseCompanion). */
+let companionRefused = false;
+
+/**
+ * Stops using the companion in this process: Landlock's probe found it from another lspgate
+ * version (a bundle copied over an older `dist/`), whose launcher could ignore what this version's
+ * plan asks. True when it was in use until now.
+ */
+export function refuseCompanion(): boolean {
+  const was = !companionRefused;
+  companionRefused = true;
+  return was;
+}
+
 /**
  * The script argument(s) of `deno run` for one libc program: `source` (its own module) when the
  * caller runs from source; else the companion beside the bundle `caller`, or the bundle itself,
@@ -23,9 +37,10 @@ export function libcProgramScript(caller: URL, source: URL | undefined, arg: str
   if (caller.protocol !== "file:") return [caller.href, arg];
   const companion = new URL(`./${LIBC_COMPANION}`, caller);
   try {
+    if (companionRefused) throw new Error("another version's");
     if (Deno.statSync(companion).isFile) return [fileURLToPath(companion), arg];
   } catch {
-    // None beside this bundle (or not readable here): the bundle is the program too.
+    // None beside this bundle (not readable here, or refused): the bundle is the program too.
   }
   return [fileURLToPath(caller), arg];
 }

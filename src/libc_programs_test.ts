@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { toFileUrl } from "./servers/uri.ts";
-import { LIBC_COMPANION, libcProgramScript } from "./libc_programs.ts";
+import { LIBC_COMPANION, libcProgramScript, refuseCompanion } from "./libc_programs.ts";
 
 const ARG = "--as-this-program";
 
@@ -25,6 +25,10 @@ Deno.test("a libc program runs from its source module, the bundle's companion, o
     // The companion beside the bundle, as `deno task bundle` writes it.
     await Deno.writeTextFile(join(dist, LIBC_COMPANION), "// the companion\n");
     assert.deepEqual(libcProgramScript(caller, undefined, ARG), [join(dist, LIBC_COMPANION), ARG]);
+    // Refused (Landlock's probe found it another version's): the bundle again, from then on.
+    assert.equal(refuseCompanion(), true);
+    assert.equal(refuseCompanion(), false);
+    assert.deepEqual(libcProgramScript(caller, undefined, ARG), [bundle, ARG]);
     // A bundle run from a URL that is not a file has no folder to look in.
     const remote = new URL("https://example.invalid/lspgate.js");
     assert.deepEqual(libcProgramScript(remote, undefined, ARG), [remote.href, ARG]);

@@ -1,5 +1,6 @@
 // The shipped bundle starts its Landlock launcher and its watcher process from its companion
-// (dist/lspgate_libc.js) where that lies beside it, and from itself where it was copied alone:
+// (dist/lspgate_libc.js) where that lies beside it, and from itself where it was copied alone or
+// the companion is another version's:
 // either way `--sandbox landlock` starts deno lsp under Landlock, which answers inside the root and
 // shows nothing of a file outside it.
 import assert from "node:assert/strict";
@@ -12,8 +13,20 @@ import { LIBC_COMPANION } from "../../src/libc_programs.ts";
 
 const SECRET = "OUTSIDE-CONTENTS-b7d0e2";
 
-for (const companion of [false, true]) {
-  const from = companion ? "its companion file" : "itself, copied alone";
+// A companion of another lspgate version (a bundle copied over an older dist/): its probe answers
+// without this version, and it fails whatever else it is asked to be, so a server it launched
+// would never answer.
+const STALE_COMPANION =
+  `if (Deno.args.includes("probe")) console.log('{"abi":7,"seccomp":true}');\n` +
+  "else Deno.exit(3);\n";
+
+const VARIANTS = [
+  { from: "itself, copied alone", companion: false, stale: false },
+  { from: "its companion file", companion: true, stale: false },
+  { from: "itself, its companion another version's", companion: true, stale: true },
+];
+
+for (const { from, companion, stale } of VARIANTS) {
   Deno.test(`the bundle's Landlock launcher and watcher run from ${from}: deno lsp answers confined`, async () => {
     const repo = await hostileRepo({
       "deno.json": "{}\n",
@@ -33,6 +46,7 @@ for (const companion of [false, true]) {
         [...Deno.readDirSync(out)].map((entry) => entry.name).sort(),
         companion ? ["lspgate.js", LIBC_COMPANION] : ["lspgate.js"],
       );
+      if (stale) await Deno.writeTextFile(join(out, LIBC_COMPANION), STALE_COMPANION);
       // Past 1,000 folders, so that the watcher runs as a process of its own (its command line
       // shows the file it runs, as a server's launcher, gone once it is the server, cannot).
       const made = await new Deno.Command("bash", {
@@ -90,7 +104,7 @@ for (const companion of [false, true]) {
         const argv = (await Deno.readTextFile(`/proc/${statusDetails.watcher?.pid}/cmdline`))
           .split("\0");
         assert.ok(
-          argv.includes(companion ? join(out, LIBC_COMPANION) : bundle),
+          argv.includes(companion && !stale ? join(out, LIBC_COMPANION) : bundle),
           `the watcher runs from ${from}: ${argv.join(" ")}`,
         );
       } finally {

@@ -28,7 +28,8 @@ import {
 } from "./common.ts";
 import { LAUNCH_ARG, type LaunchPlan } from "./landlock_launcher.ts";
 import { V8_FLAGS_ARG } from "../../v8_flags.ts";
-import { libcProgramScript } from "../../libc_programs.ts";
+import { libcProgramScript, refuseCompanion } from "../../libc_programs.ts";
+import { VERSION } from "../../version.ts";
 
 /** Where glibc lives on the distributions lspgate runs on (musl has no libc.so.6: no Landlock). */
 const LIBC_CANDIDATES = [
@@ -88,10 +89,16 @@ async function probe(): Promise<LandlockSupport> {
     }).output();
     const stderr = new TextDecoder().decode(out.stderr).trim();
     if (!out.success) return { abi: 0, libc, reason: `the launcher failed: ${stderr}` };
-    const { abi, seccomp } = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    const { abi, seccomp, version } = JSON.parse(new TextDecoder().decode(out.stdout)) as {
       abi: number;
       seccomp: boolean;
+      version?: string;
     };
+    if (version !== VERSION) {
+      // Only the bundle's companion can be another version's: the bundle is then the launcher.
+      if (refuseCompanion()) return await probe();
+      return { abi: 0, libc, reason: `the launcher is lspgate ${version}'s, not ${VERSION}'s` };
+    }
     if (abi >= 1) return { abi, libc, seccomp };
     // -ENOSYS: a kernel without it; -EOPNOTSUPP: built in but not enabled (lsm= boot option).
     const reason = abi === -38

@@ -19,6 +19,7 @@
 import { cString, errno, fail, type Libc, libcOf, O_CLOEXEC, O_PATH } from "./landlock_libc.ts";
 import { makeScratch, type Scratch, sweepScratch } from "./landlock_scratch.ts";
 import { socketFilter } from "./socket_filter.ts";
+import { VERSION } from "../../version.ts";
 
 /** The argument that makes the bundled lspgate act as this launcher. */
 export const LAUNCH_ARG = "--lspgate-landlock-launcher";
@@ -217,7 +218,11 @@ export function launch(args: string[]): void {
   if (verb === "probe") {
     // The probe ends here, so trying the filter on itself costs nothing.
     const noNewPrivs = libc.symbols.prctl(PR_SET_NO_NEW_PRIVS, 1n, 0n, 0n, 0n) === 0;
-    console.log(JSON.stringify({ abi, seccomp: noNewPrivs && installSocketFilter(libc) }));
+    // Its version, so that lspgate uses no launcher of another (a companion file left beside a
+    // newer bundle could ignore what a newer plan asks).
+    console.log(
+      JSON.stringify({ abi, seccomp: noNewPrivs && installSocketFilter(libc), version: VERSION }),
+    );
     Deno.exit(0);
   }
   if (abi < 1) fail(libc, "Landlock is not available in this kernel", -abi);
