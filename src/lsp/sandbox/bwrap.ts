@@ -128,6 +128,12 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
   ]);
   probed.abort();
   endGroup(child);
+  if (status === undefined) {
+    // SIGKILL is delivered, not done: reap the hung bwrap (bounded) so nothing outlives the probe.
+    const reaped = new AbortController();
+    await Promise.race([child.status, delay(1000, reaped.signal)]).catch(() => {});
+    reaped.abort();
+  }
   const read = new AbortController();
   await Promise.race([reading, delay(200, read.signal)]);
   read.abort();

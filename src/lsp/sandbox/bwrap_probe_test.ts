@@ -5,6 +5,23 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bwrapUnavailableReason } from "./bwrap.ts";
 
+/**
+ * The process's state letter once it is ended ("gone" or "Z"), or the last seen after 3 s: a
+ * SIGKILLed process can still show R on a loaded machine while the kernel tears it down.
+ */
+async function endedState(pid: number): Promise<string> {
+  let state = "";
+  for (const deadline = Date.now() + 3000; Date.now() < deadline;) {
+    state = await Deno.readTextFile(`/proc/${pid}/stat`).then(
+      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3),
+      () => "gone",
+    );
+    if (state === "gone" || state === "Z") return state;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return state;
+}
+
 Deno.test("bwrap's probe: a failed bwrap whose leftover process holds stderr open is judged at once, and the leftover is ended", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lspgate-bwrap-probe-" });
   try {
@@ -26,10 +43,7 @@ Deno.test("bwrap's probe: a failed bwrap whose leftover process holds stderr ope
     );
     const leftover = Number((await Deno.readTextFile(marker)).trim());
     // Ended with bwrap's process group: not alive (or at most a zombie being reaped).
-    const state = await Deno.readTextFile(`/proc/${leftover}/stat`).then(
-      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3),
-      () => "gone",
-    );
+    const state = await endedState(leftover);
     assert.ok(state === "gone" || state === "Z", `the leftover ${leftover} is still ${state}`);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -48,10 +62,7 @@ Deno.test("bwrap's probe: a bwrap that never finishes is judged after one trial'
     // One trial, not two: the second would hang the same way.
     assert.equal((await Deno.readTextFile(marker)).trim().split("\n").length, 1);
     const hung = Number((await Deno.readTextFile(marker)).trim());
-    const state = await Deno.readTextFile(`/proc/${hung}/stat`).then(
-      (stat) => stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3),
-      () => "gone",
-    );
+    const state = await endedState(hung);
     assert.ok(state === "gone" || state === "Z", `the hung bwrap ${hung} is still ${state}`);
   } finally {
     await Deno.remove(dir, { recursive: true });
