@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { dirname } from "../src/posix_path.ts";
 import type { Adapter } from "../src/servers/adapter.ts";
 import { findBinary, realPath } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";

@@ -5,7 +5,7 @@
 // `partial: false`). The database is the project's own, so it is kept; the answer says what it
 // leaves out. Without one, the adapter hands clangd a command for every source at start
 // (adapters/clangd.ts); a source created since is handed over here, before the question.
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../src/posix_path.ts";
 import { MAX_SOURCES, SKIPPED, SOURCES } from "./clangd.ts";
 import type { CoverageAnswer, CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";

@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "../src/posix_path.ts";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
 import { denoLintPlugins, pluginConfigAbove } from "../src/servers/config_plugins.ts";
 import { onPath } from "../src/servers/find_binary.ts";

@@ -4,7 +4,7 @@
 // of its files gopls answers from a view of that module alone, which holds the modules of go.work
 // only as far as it imports them (measured with gopls v0.23: references to a.Foo asked from a
 // missed c's call, asked from c they missed b's; an applied rename broke c's build).
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../src/posix_path.ts";
 import type { CoverageContext } from "./coverage.ts";
 
 /** The module folders of a go.mod or go.work's directives `verb` (`use`, `replace`), in order. */

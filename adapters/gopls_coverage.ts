@@ -5,7 +5,7 @@
 // missed the calls in all five such files, and opening them changed nothing). gopls cannot be made
 // to search them (a build is one GOOS), so the answer says which it left out: asked about a name,
 // only those that hold the name as a word. So does a go.work's: see go_work.ts.
-import { basename } from "node:path";
+import { basename } from "../src/posix_path.ts";
 import { fromFileUrl } from "../src/servers/uri.ts";
 import type { CoverageContext, CoverageHook } from "./coverage.ts";
 import { outsideWorkView, type WorkView } from "./go_work.ts";

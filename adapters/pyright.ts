@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/posix_path.ts";
 import type { Adapter, HierarchyItemText, ServerCommand } from "../src/servers/adapter.ts";
 import { installationOf, pyenvTarget } from "../src/servers/runtime_paths.ts";
 import { findBinary, onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";

@@ -3,7 +3,7 @@
 // has `[tool.pyright] include = ["typing-examples/baseline.py"]`, and a workspace symbol search for
 // `instance_of` (in src/attr/validators.py) answered "no match". The config is the project's own
 // choice, so it is kept; the answer says what it leaves out.
-import { join } from "node:path";
+import { join } from "../src/posix_path.ts";
 import { parseJsonc } from "../src/jsonc.ts";
 import { GlobMatcher } from "../src/permissions/glob.ts";
 import { fromFileUrl } from "../src/servers/uri.ts";

@@ -1,4 +1,4 @@
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../src/posix_path.ts";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
 import { onPath, realPath, searchFolders } from "../src/servers/find_binary.ts";
 import { LspGateError } from "../src/errors.ts";

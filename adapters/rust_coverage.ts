@@ -8,7 +8,7 @@
 // Files declared only under a `#[cfg]` that is off for the target are named too (rust_cfg.ts), and
 // those under a cfg not known here (a feature) that rust-analyzer puts in no crate (measured: its
 // experimental/parentModule answers null for them, as for an orphan, once the project is loaded).
-import { join, resolve } from "node:path";
+import { join, resolve } from "../src/posix_path.ts";
 import { toFileUrl } from "../src/servers/uri.ts";
 import type { CoverageContext, CoverageHook } from "./coverage.ts";
 import { holdingName, namedFiles } from "./name_coverage.ts";

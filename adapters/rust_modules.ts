@@ -12,7 +12,7 @@
 // declares, as inactive: rust-analyzer does not analyse those either. One whose cfg is not known
 // here (a feature, a custom cfg) reaches them as uncertain: rust-analyzer can say (its
 // parentModule).
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../src/posix_path.ts";
 import { type CfgTarget, evaluateCfg } from "./rust_cfg.ts";
 
 /** A source file to read, and the folder its `mod x;` declarations resolve in. */

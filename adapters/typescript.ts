@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/posix_path.ts";
 import type { Adapter, ServerCommand } from "../src/servers/adapter.ts";
 import {
   findBinary,

@@ -5,7 +5,7 @@
 // openExternalProject, the command IDE hosts use for projects of their own), forwarded through the
 // server's `typescript.tsserverRequest`: every file of the project is then searched, as with a
 // tsconfig.json that includes them all.
-import { dirname, join } from "node:path";
+import { dirname, join } from "../src/posix_path.ts";
 import { parseJsonc } from "../src/jsonc.ts";
 import { configIncludes, type IncludeCheck } from "../src/actions/config_includes.ts";
 import { relativeImports } from "../src/actions/importers.ts";

@@ -2,7 +2,7 @@
 // (and a plugin's `lspServers`), and GitHub Copilot CLI's `lsp.json` / `lsp-config.json`. Only
 // the user's own files are read (`--config FILE`, the plugins installed under ~/.claude), never
 // one inside a workspace: a repository does not choose what runs.
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "./posix_path.ts";
 import { parseJsonc } from "./jsonc.ts";
 import { LspGateError } from "./errors.ts";
 import { claudeConfigDir } from "./config_source.ts";

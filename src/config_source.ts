@@ -1,6 +1,6 @@
 // Where the user's config comes from, found without loading its parser: a command line with no
 // config file to read (the common case) starts lspgate without zod and jsonc-parser.
-import { join } from "node:path";
+import { join } from "./posix_path.ts";
 import { env } from "./fs.ts";
 import type { LspGateConfig } from "./config_schema.ts";
 

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "./posix_path.ts";
 
 /** True when something (a file, a folder, a symlink, even dangling) is at `path`. */
 export function pathExists(path: string): Promise<boolean> {

@@ -8,7 +8,7 @@
 // the companion in ~38 ms, and under Landlock each server's start and each lspgate start wait for
 // such a load. The companion is shipped and trusted as the bundle is (the same folder); a bundle
 // copied alone still runs both programs from itself.
-import { fileURLToPath } from "node:url";
+import { fileURLToPath } from "./file_url.ts";
 
 /** The companion's file name, beside the bundle. */
 export const LIBC_COMPANION = "lspgate_libc.js";

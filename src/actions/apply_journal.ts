@@ -2,7 +2,7 @@
 // do, so that a process killed halfway leaves enough for the next one to finish it or undo it.
 // One journal and one lock file per workspace root; the lock (flock, released by the kernel when a
 // process dies) tells a journal whose apply is running from one whose process is gone.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { runtimeFolderPath, uid } from "../fs.ts";

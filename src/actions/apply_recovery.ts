@@ -1,6 +1,6 @@
 // Recovery of an apply a killed lspgate left halfway: the journal says what it was doing, the disk
 // says how far it got; it is finished (rolled forward) or undone (rolled back), and said.
-import { basename } from "node:path";
+import { basename } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import { isSideName } from "../permissions/temp_names.ts";
 import { ApplyJournal, type JournalRecord, type Step } from "./apply_journal.ts";

@@ -1,7 +1,7 @@
 // Whether a workspace-wide answer (references, rename, implementations, incoming calls, workspace
 // symbols) covers every file of the project its server serves, or which it misses and why: an
 // agent shown a complete-looking list renames, ships, and breaks the callers it was never shown.
-import { dirname } from "node:path";
+import { dirname } from "../posix_path.ts";
 import * as z from "../zod.ts";
 import { COVERAGE_HOOKS, type CoverageAnswer, JUDGING_HOOKS } from "../../adapters/coverage.ts";
 import { LspGateError } from "../errors.ts";

@@ -5,7 +5,7 @@
 // the project root, `src/` and the importer's folder. Issue 17: `import { f } from "a"` under
 // `"baseUrl": "src"` was not seen as importing src/a.ts, and a what-if called itself complete.
 // Every file is read through the workspace boundary: a config or package outside it is not read.
-import { dirname, join, normalize } from "node:path";
+import { dirname, join, normalize } from "../posix_path.ts";
 import type { WorkspaceRoot } from "../permissions/workspace.ts";
 import {
   jsonReader,

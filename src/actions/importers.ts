@@ -4,7 +4,7 @@
 // diagnostics" and complete: true). Found by reading import statements, their names resolved as
 // the project resolves them (import_resolution.ts); the server decides what each file really
 // depends on.
-import { dirname, join } from "node:path";
+import { dirname, join } from "../posix_path.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import { ImportResolver } from "./import_resolution.ts";
 import { pythonImports, scriptImports } from "./import_statements.ts";

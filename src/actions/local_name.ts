@@ -8,7 +8,7 @@
 // body. A parameter of a language whose callers name parameters (Python's keyword arguments) is
 // not a local: `fetch("x", timeout=5)` in another file uses `timeout` (a helper's find: its rename
 // was applied as complete, and the caller raised TypeError).
-import { extname } from "node:path";
+import { extname } from "../posix_path.ts";
 import type * as proto from "vscode-languageserver-protocol";
 import type { ServerClient } from "../lsp/server_client.ts";
 import { fromFileUrl } from "../servers/uri.ts";

@@ -2,7 +2,7 @@
 // `baseUrl` and `paths` (their own, the configs they `extend`, and for a solution-style config the
 // projects it `references`), and Deno's import map (deno.json `imports`, or its `importMap` file).
 // Each config is read through the workspace boundary: one outside it is not read.
-import { dirname, join } from "node:path";
+import { dirname, join } from "../posix_path.ts";
 import { parseJsonc } from "../jsonc.ts";
 import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
 

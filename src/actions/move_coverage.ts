@@ -2,7 +2,7 @@
 // workspace/willRenameFiles, moved pkg/util.py with "0 edits in 1 file (applied)" and broke
 // pkg/main.py; typescript-language-server left packages/b's import of packages/a unchanged (another
 // project), and without a jsconfig.json updated 0 of semver's 11 importers in a fresh session.
-import { basename, dirname, extname } from "node:path";
+import { basename, dirname, extname } from "../posix_path.ts";
 import type { CoverageAnswer } from "../../adapters/coverage.ts";
 import { nameAsWord } from "../../adapters/name_coverage.ts";
 import { projectCoverage, withReadiness } from "./coverage.ts";

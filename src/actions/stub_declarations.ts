@@ -5,7 +5,7 @@
 // 332, its uses typed by typings.d.ts). Asked at the declaration, the implementation's own
 // definition and uses are missed the same way (a prober's find: a rename at lib/merge.d.ts left
 // lib/merge.js's `merge` as it was, and the package no longer imported).
-import { dirname, extname } from "node:path";
+import { dirname, extname } from "../posix_path.ts";
 import type { CoverageAnswer } from "../../adapters/coverage.ts";
 import { nameAsWord } from "../../adapters/name_coverage.ts";
 import type { Adapter } from "../servers/adapter.ts";

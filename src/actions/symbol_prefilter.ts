@@ -8,7 +8,7 @@
 // query's characters in order (pyright case aside, bash-language-server case kept), and every name
 // they answer is spelled, within one word, in a file of that index. A name holding them is inside a
 // word holding them, so a word test that fails for every file proves the answer empty.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import { DEFAULT_SKIPPED_FOLDERS } from "../permissions/skipped_folders.ts";
 import type { Adapter, SymbolIndex } from "../servers/adapter.ts";

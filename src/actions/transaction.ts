@@ -6,7 +6,7 @@
 //
 // Test hook: LSPGATE_TEST_APPLY_PAUSE_MS=<ms> pauses that long after each rename, so a test can
 // kill the process mid-apply; unset (always, outside tests) it does nothing.
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../posix_path.ts";
 import { env } from "../fs.ts";
 import { existing, writeSide } from "../permissions/file_io.ts";
 import { sideName } from "../permissions/temp_names.ts";

@@ -7,7 +7,7 @@ import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { ActionContext } from "./types.ts";
 import { pathExists } from "../fs.ts";
 import { type Change, transact } from "./transaction.ts";
-import { dirname } from "node:path";
+import { dirname } from "../posix_path.ts";
 
 /** One file's edits as `details.changes` shows them. */
 export interface FileChangeView {

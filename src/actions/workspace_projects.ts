@@ -1,6 +1,6 @@
 // The projects a workspace-wide question asks, one per (adapter, root), found by one walk of the
 // workspace and remembered while the watcher follows the disk.
-import { dirname, extname, join } from "node:path";
+import { dirname, extname, join } from "../posix_path.ts";
 import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
 import type { Adapter } from "../servers/adapter.ts";
 import type { ServerManager } from "../servers/manager.ts";

@@ -1,7 +1,7 @@
 import { VERSION } from "../version.ts";
-import { join, resolve } from "node:path";
+import { join, resolve } from "../posix_path.ts";
 import { V8_FLAGS_ARG } from "../v8_flags.ts";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath } from "../file_url.ts";
 import type { LspGateConfig } from "../config.ts";
 import { DaemonConnection, DaemonGoneError } from "./client.ts";
 import type { Hello } from "./server.ts";

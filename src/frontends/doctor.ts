@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { ACTIONS } from "../actions/table.ts";
 import { userConfigPath, WORKSPACE_CONFIG } from "../config.ts";
 import { attach, daemonAddress, NO_UNIX_SOCKETS, unixSocketsRefused } from "../daemon/start.ts";

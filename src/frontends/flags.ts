@@ -1,7 +1,6 @@
 // The command line: lspgate's flags, `--help`'s text, and the config they read.
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { dirname } from "../posix_path.ts";
+import { fileURLToPath } from "../file_url.ts";
 import type { LspGateConfig } from "../config_schema.ts";
 import { defaultsWithoutSchema, userConfigToRead } from "../config_source.ts";
 import { toLspGateError } from "../errors.ts";
@@ -83,7 +82,8 @@ export interface ParsedFlags {
   print?: string;
 }
 
-const FLAGS = {
+/** The flags lspgate reads: a string takes a value, a boolean none. */
+export const FLAGS = {
   root: { type: "string" },
   role: { type: "string" },
   "allow-mutations": { type: "boolean" },
@@ -98,9 +98,12 @@ const FLAGS = {
   "no-daemon": { type: "boolean" },
   event: { type: "string" },
   telemetry: { type: "string" },
-  help: { type: "boolean", short: "h" },
+  help: { type: "boolean" },
   version: { type: "boolean" },
 } as const;
+
+/** The one-letter flags: `-h`. */
+export const SHORT_FLAGS: Record<string, FlagName> = { h: "help" };
 
 /**
  * Parses the command line. A bad one (an unknown flag, a flag without its value, a bad
@@ -178,30 +181,62 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
 /** The hook's `--event` kinds (a typo is said, not taken for a check of nothing). */
 const HOOK_EVENTS = ["stop", "session-start", "read"];
 
-/** Node's parseArgs, strict, with its errors said as usage errors naming the flag. */
-function readArgs(args: string[]) {
-  try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options: FLAGS });
-  } catch (error) {
-    throw new UsageError(describeArgsError(error));
-  }
-}
+type FlagName = keyof typeof FLAGS;
+/** What each flag was given: a string flag's value, true for a boolean one. */
+type FlagValues = {
+  [K in FlagName]?: (typeof FLAGS)[K]["type"] extends "string" ? string : boolean;
+};
 
-function describeArgsError(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const text = String(message ?? error);
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const flag = /Unknown option '([^']+)'/.exec(text)?.[1] ?? text;
-    return `unknown flag ${flag}`;
+/**
+ * The flags and positional arguments, read strictly as node:util's parseArgs reads them (not
+ * node:util itself: see posix_path.ts): `--flag`, `--flag=VALUE`, `--flag VALUE` (a VALUE
+ * starting with `-` only after `=`), `-h`, and `--` before arguments that are all positional. A
+ * flag given twice keeps its last value. A bad one throws UsageError naming it.
+ */
+export function readArgs(args: string[]): { values: FlagValues; positionals: string[] } {
+  const values: Record<string, string | boolean> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+    } else if (!arg.startsWith("--")) {
+      // A group of short flags (`-h`, or `-hx`): each letter one flag, none of them with a value.
+      for (const letter of arg.slice(1)) {
+        const name = SHORT_FLAGS[letter];
+        if (name === undefined) throw new UsageError(`unknown flag -${letter}`);
+        values[name] = true;
+      }
+    } else {
+      const equals = arg.indexOf("=");
+      const name = arg.slice(2, equals === -1 ? undefined : equals);
+      const flag = `--${name}`;
+      if (!Object.hasOwn(FLAGS, name)) {
+        throw new UsageError(`unknown flag ${name === "" ? arg : flag}`);
+      }
+      if (FLAGS[name as FlagName].type === "boolean") {
+        if (equals !== -1) throw new UsageError(`${flag} takes no value`);
+        values[name] = true;
+      } else if (equals !== -1) {
+        values[name] = arg.slice(equals + 1);
+      } else {
+        const value = args[i + 1];
+        if (value === undefined || (value.length > 1 && value.startsWith("-"))) {
+          const shape = FLAG_VALUES[name] ?? "VALUE";
+          throw new UsageError(
+            `${flag} needs a value (${flag} ${shape}; ${flag}=${shape} when it starts with -)`,
+          );
+        }
+        values[name] = value;
+        i++;
+      }
+    }
   }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    // "Option '-h, --help' does not take an argument", "Option '--root <value>' argument missing"
-    const flag = /Option '(?:-\w, )?(--[\w-]+)/.exec(text)?.[1] ?? text;
-    if (/does not take an argument/.test(text)) return `${flag} takes no value`;
-    const value = FLAG_VALUES[flag.slice(2)] ?? "VALUE";
-    return `${flag} needs a value (${flag} ${value}; ${flag}=${value} when it starts with -)`;
-  }
-  return text.split("\n")[0];
+  return { values: values as FlagValues, positionals };
 }
 
 const FLAG_VALUES: Record<string, string> = {

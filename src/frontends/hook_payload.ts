@@ -1,6 +1,6 @@
 // What a post-edit hook's JSON payload says: the edited files, the agent session, the event, and
 // (Claude Code) the edited file's text before the edit.
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../posix_path.ts";
 
 /** What a hook payload says: the edited files, and who and when. */
 export interface HookPayload {

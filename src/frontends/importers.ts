@@ -1,6 +1,6 @@
 // The files that import a file, found by reading their import lines: what a post-edit hook checks
 // beside the edited file, so an edit that breaks a caller elsewhere is reported.
-import { basename, extname } from "node:path";
+import { basename, extname } from "../posix_path.ts";
 import type { WorkspacePath, WorkspaceRoot } from "../permissions/workspace.ts";
 import { compareText } from "../compare.ts";
 
@@ -52,7 +52,7 @@ export async function findImporters(
   const extension = extname(file).toLowerCase();
   const family = FAMILIES.find((f) => f.extensions.includes(extension));
   if (!family) return [];
-  const stem = escape(basename(file, extname(file)));
+  const stem = escape(basename(file).slice(0, basename(file).length - extname(file).length));
   if (!stem) return [];
   const pattern = family.imports(stem);
   const glob = `**/*.{${family.extensions.map((e) => e.slice(1)).join(",")}}`;

@@ -1,5 +1,5 @@
-import { fileURLToPath } from "node:url";
-import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "../file_url.ts";
+import { basename, dirname, join } from "../posix_path.ts";
 import { ADAPTERS } from "../../adapters/mod.ts";
 import { toLspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "../permissions/workspace.ts";

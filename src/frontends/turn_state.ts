@@ -2,7 +2,7 @@
 // touched (for the end-of-turn report) and the errors last reported per file (so a caller's
 // errors are reported when the edit changed them, not again on every edit). Kept in the user's
 // private daemon folder, so it works with or without a daemon.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import {
   checkRuntimeEntry,
   ensureRuntimeFolder,

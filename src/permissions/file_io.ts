@@ -1,5 +1,5 @@
 // Reading and writing one already-vouched-for file; the checks around it live in workspace.ts.
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import { sideName } from "./temp_names.ts";
 

@@ -1,5 +1,5 @@
 // Pure, lexical path handling: what an input string means before the disk is asked.
-import { posix } from "node:path";
+import { posix } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 
 /** Longest path, in characters, that an input may name. */

@@ -1,6 +1,6 @@
 // Where a path really leads, and which root holds it. Only WorkspaceRoot calls this: it alone
 // turns the answer into a WorkspacePath, after checking containment.
-import { posix } from "node:path";
+import { posix } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import { isWithin, show } from "./paths.ts";
 import { insideError, outsideError } from "./path_errors.ts";

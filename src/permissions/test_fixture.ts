@@ -1,6 +1,6 @@
 // A throwaway workspace with a hostile neighbourhood, for the permission tests.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import { WorkspaceRoot } from "./workspace.ts";
 

@@ -1,5 +1,5 @@
 // The directory walk behind WorkspaceRoot.glob(): bounded, symlink-aware, never leaves the root.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import type { GlobMatcher } from "./glob.ts";
 
 export { DEFAULT_SKIPPED_FOLDERS } from "./skipped_folders.ts";

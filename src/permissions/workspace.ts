@@ -1,7 +1,7 @@
 // The one module that can vouch for a path: every read and write of the tool goes through here
 // (realize.ts walks a path for it, path_errors.ts words its refusals; neither makes a WorkspacePath).
-import { posix } from "node:path";
-import { pathToFileURL } from "node:url";
+import { posix } from "../posix_path.ts";
+import { pathToFileURL } from "../file_url.ts";
 import { LspGateError, toLspGateError } from "../errors.ts";
 import { DEFAULT_MAX_BYTES, readVerified, sameFile, writeAtomic } from "./file_io.ts";
 import { GlobMatcher } from "./glob.ts";

@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute } from "../posix_path.ts";
 import type { Adapter, AdapterContext, ServerCommand } from "./adapter.ts";
 import { findBinary, realPath } from "./find_binary.ts";
 import { LspGateError } from "../errors.ts";

@@ -2,7 +2,7 @@
 // pyproject.toml, biome.json, tsconfig.json…). One that is a FIFO (or a socket, a device) blocks
 // that read for good: pyright and Biome then answered nothing but timeouts, 15 s each (a helper's
 // find). Such a server is not started, and the error names the file.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import type { Adapter } from "./adapter.ts";
 

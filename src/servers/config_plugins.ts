@@ -9,7 +9,7 @@
  */
 
 import { jsonc } from "../jsonc.ts";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../posix_path.ts";
 import { isSkippedFolder } from "../permissions/walk.ts";
 import { walkTree } from "./tree_walk.ts";
 

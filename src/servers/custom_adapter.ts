@@ -1,4 +1,4 @@
-import { basename, extname } from "node:path";
+import { basename, extname } from "../posix_path.ts";
 import type { Adapter } from "./adapter.ts";
 import { commandAdapter } from "./command_adapter.ts";
 import type { LspGateConfig, ServerConfig } from "../config_schema.ts";

@@ -1,5 +1,5 @@
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, isAbsolute, join, resolve } from "../posix_path.ts";
+import { fileURLToPath } from "../file_url.ts";
 import { readVerified, sameFile } from "../permissions/file_io.ts";
 
 /** Where lspgate looks for a server: never inside the workspace unless the root is trusted. */

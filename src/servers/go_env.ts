@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { env, pathExists } from "../fs.ts";
 
 /** The Go setup a sandboxed gopls needs: paths to show it read-only, its environment and settings. */

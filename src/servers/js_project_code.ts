@@ -13,7 +13,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "../posix_path.ts";
 import { parseJsonc } from "../jsonc.ts";
 import type { Adapter } from "./adapter.ts";
 import { MAX_WALKED_ENTRIES, walkTree } from "./tree_walk.ts";

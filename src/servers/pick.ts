@@ -1,4 +1,4 @@
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, extname, join } from "../posix_path.ts";
 import type { Adapter } from "./adapter.ts";
 import { pathExists } from "../fs.ts";
 

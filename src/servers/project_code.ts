@@ -11,7 +11,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import type { Adapter } from "./adapter.ts";
 import { LspGateError } from "../errors.ts";
 

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../posix_path.ts";
 import type { Adapter, ServerCommand } from "./adapter.ts";
 import { onPath, realPath, serverPath } from "./find_binary.ts";
 import { env, pathExists } from "../fs.ts";

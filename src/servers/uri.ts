@@ -1,4 +1,4 @@
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "../file_url.ts";
 
 // The last paths turned into URIs and back: each query turns its file's path again, and each
 // location of an answer its URI, and building a URL costs ~0.02 ms.

@@ -2,7 +2,7 @@
 // enough to watch on the main thread, the Worker that watches a larger one where lspgate's watcher
 // process cannot start (and the links out of the root that keep it from watching), and the private
 // folder and tick file a flush's barrier is written in.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
 import { env, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { isSkippedFolder } from "../permissions/walk.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 import {

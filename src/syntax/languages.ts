@@ -1,4 +1,4 @@
-import { basename, extname } from "node:path";
+import { basename, extname } from "../posix_path.ts";
 
 /** A language lspgate has a WebAssembly grammar for (the grammar module's name in `grammars/`). */
 export type SyntaxLanguage =

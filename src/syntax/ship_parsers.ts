@@ -2,7 +2,7 @@
 // grammar, the versions of loader.ts's WASM_FILES) from Deno's npm cache into the folder beside
 // the bundle (`dist/parsers/`), where the bundle loads them: it carries its parsers, and asks no
 // registry for them at first use. deno.json's bundle task runs it.
-import { join } from "node:path";
+import { join } from "../posix_path.ts";
 import { shippedName, WASM_FILES } from "./loader.ts";
 
 const target = Deno.args[0];

@@ -10,6 +10,8 @@ import { buildBundle, bundleRunArgs, bundleSteps } from "../helpers/bundle.ts";
 import { LIBC_COMPANION } from "../../src/libc_programs.ts";
 
 const checkout = fileURLToPath(new URL("../../", import.meta.url));
+/** A `node:` module imported at the top of a bundle (`import … from "node:…"`). */
+const STATIC_NODE_IMPORT = /\b(?:from|import)\s*"node:[\w/]+"/g;
 
 /** The answers the watcher test reads. */
 interface Answer {
@@ -38,6 +40,9 @@ Deno.test("deno task bundle makes one file that answers through deno lsp from it
     const lazy = calls("");
     const eager = calls("\\(");
     assert.ok(eager > 100 && lazy === 0, `${eager} module bodies eager, ${lazy} lazy`);
+    // No `node:` module imported at its top: each start would load Deno's Node compatibility
+    // layer (src/posix_path.ts). The few that load when first needed (MCP's streams) stay.
+    assert.deepEqual(text.match(STATIC_NODE_IMPORT) ?? [], []);
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         ...bundleRunArgs(bundle),
@@ -143,6 +148,9 @@ Deno.test("the bundle's companion is its watcher process: a tree past 1,000 fold
     }).output();
     assert.equal(made.code, 0);
     const bundle = await buildBundle(out, { companion: true });
+    // The companion imports no `node:` module either (the watcher process runs from it).
+    const companion = await Deno.readTextFile(join(out, LIBC_COMPANION));
+    assert.deepEqual(companion.match(STATIC_NODE_IMPORT) ?? [], []);
     // The README's grant for the bundle, its runtime folder this test's own.
     const lspgate = new Program(
       [

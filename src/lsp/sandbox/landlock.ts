@@ -13,7 +13,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../posix_path.ts";
 import { LspGateError } from "../../errors.ts";
 import { runtimeFolderPath } from "../../fs.ts";
 import { checkRuntimeEntry, ensureRuntimeFolderSync } from "../../runtime_folder.ts";
