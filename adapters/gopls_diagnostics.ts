@@ -8,7 +8,7 @@
 // no build holds (a custom tag) it answers null or "no package metadata for file", and the file is
 // said to be not checked.
 import type * as proto from "vscode-languageserver-protocol";
-import { basename } from "../src/posix_path.ts";
+import { baseName as basename } from "../src/lsp/client_util.ts";
 import { LspGateError } from "../src/errors.ts";
 import type { DiagnosticsHook } from "../src/lsp/diagnostics_hook.ts";
 import { buildOf, constraintMatches, nameMatches, someBuildHolds } from "./go_build.ts";
