@@ -172,7 +172,7 @@ export class Session {
       wrap: options.wrap,
       idleShutdownMs: options.config.idleShutdownMs,
       isolate: options.config.clientWorkers,
-      budget: options.budget ?? new BudgetPool(budgetOf(options.config.memoryBudgetMiB)),
+      budget: options.budget ?? new BudgetPool(() => budgetOf(options.config.memoryBudgetMiB)),
       readFile: async (path) => workspace.readText(await workspace.resolve(path)),
       telemetry: options.telemetry,
       trustedRoots,

@@ -102,14 +102,7 @@ export class JsonRpcConnection {
       return Promise.reject(error);
     }
     return new Promise<R>((resolve, reject) => {
-      const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs ??
-        0;
-      const timer = timeoutMs > 0
-        ? setTimeout(
-          () => this.#abandon(id, timeoutError(method, timeoutMs)),
-          timeoutMs,
-        )
-        : undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => this.#abandon(id, cancelledError(method));
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, {
@@ -135,6 +128,12 @@ export class JsonRpcConnection {
       const max = this.#options.maxInFlight;
       if (max === undefined || this.#sent.size < max) send();
       else this.#waiting.push({ id, send });
+      // After the write has begun: a process's first timer loads Deno's timers (6–9 ms), which
+      // then runs while a server just spawned reads its initialize.
+      const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs ?? 0;
+      if (timeoutMs > 0 && this.#pending.has(id)) {
+        timer = setTimeout(() => this.#abandon(id, timeoutError(method, timeoutMs)), timeoutMs);
+      }
     });
   }
 

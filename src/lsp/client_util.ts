@@ -32,6 +32,24 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
+ * delay() on a timer that keeps no process alive and loads nothing at its first use (Deno's
+ * setTimeout is Node's, loaded then: 6–9 ms in an isolate), for a bound on a wait that something
+ * else keeps alive (a child process, a watch) before a server is spawned.
+ */
+export function boundDelay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const expired = AbortSignal.timeout(ms);
+    function done() {
+      expired.removeEventListener("abort", done);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    expired.addEventListener("abort", done);
+    signal?.addEventListener("abort", done);
+  });
+}
+
+/**
  * Marks a SERVER_EXITED error for a request the server never received (it was dead already), so
  * the caller may restart it and ask again without risking a request that crashes it twice.
  */

@@ -124,16 +124,26 @@ export class BudgetPool {
     owners: ReadonlyMap<string, { member: BudgetMember; key: string }>;
   };
 
-  /** `budgetMiB` undefined: servers are measured, never stopped for memory. */
-  constructor(readonly budgetMiB: number | undefined) {}
+  #budget: number | undefined | (() => number | undefined);
+
+  /**
+   * `budget` undefined: servers are measured, never stopped for memory. A function is asked once,
+   * when the budget is first needed: the machine's memory may take a process to read (`cat`), not
+   * worth a session's start, which comes before any server.
+   */
+  constructor(budget: number | undefined | (() => number | undefined)) {
+    this.#budget = budget;
+  }
+
+  /** The budget in MiB, or undefined for none. */
+  get budgetMiB(): number | undefined {
+    if (typeof this.#budget === "function") this.#budget = this.#budget();
+    return this.#budget;
+  }
 
   /** Adds a manager; returns how it leaves. */
   join(member: BudgetMember): () => Promise<void> {
     this.#members.add(member);
-    if (this.budgetMiB !== undefined && !this.#timer) {
-      this.#timer = setInterval(() => this.check(true), CHECK_EVERY_MS);
-      Deno.unrefTimer(this.#timer);
-    }
     return async () => {
       this.#members.delete(member);
       await this.#checking;
@@ -173,6 +183,12 @@ export class BudgetPool {
   check(now = false): void {
     const budget = this.budgetMiB;
     if (budget === undefined || this.#checking) return;
+    // Checked every second from the first server's start (each start checks at once), not from
+    // the first join: that comes before any server's spawn, and a first setTimeout costs.
+    if (!this.#timer && this.#members.size > 0) {
+      this.#timer = setInterval(() => this.check(true), CHECK_EVERY_MS);
+      Deno.unrefTimer(this.#timer);
+    }
     if (!now && Date.now() - this.#checkedAt < THROTTLE_MS) return;
     this.#checkedAt = Date.now();
     // Where Deno may not read /proc, `ps` reads it: its output is awaited, not waited on.

@@ -39,7 +39,8 @@ export function watchService(
   };
 
   function flush() {
-    clearTimeout(timer);
+    // Only when set: a barrier's event flushes too, and Deno's timers load at their first use.
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     const changes = [...pending].map(([path, type]) => ({ path, type }));
     pending = new Map();
@@ -76,7 +77,7 @@ export function watchService(
       const kind = event.kind === "rename" ? (index === 0 ? 3 : 1) : type;
       pending.set(path, pending.get(path) === 1 && kind === 2 ? 1 : kind);
     }
-    timer ??= setTimeout(flush, DEBOUNCE_MS);
+    if (pending.size) timer ??= setTimeout(flush, DEBOUNCE_MS);
   }
 
   async function watch(root: string, barrier: string | undefined) {

@@ -1,5 +1,6 @@
 import { join } from "../posix_path.ts";
 import { isSkippedFolder } from "../permissions/walk.ts";
+import { boundDelay } from "../lsp/client_util.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 import {
   barrierFolder,
@@ -279,12 +280,13 @@ export function watchWorkspace(
 
   /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
   async function bounded(promise: Promise<void>): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The first question's flush comes before its server's spawn: a bound that loads no timers.
+    const gaveUp = new AbortController();
     const came = await Promise.race([
       promise.then(() => true),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(false), FLUSH_WAIT_MS)),
+      boundDelay(FLUSH_WAIT_MS, gaveUp.signal).then(() => false),
     ]);
-    clearTimeout(timer);
+    gaveUp.abort();
     return came;
   }
 

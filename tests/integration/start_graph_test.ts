@@ -7,6 +7,8 @@
 // the benchmark's (`tests/bench/cold.ts --compare dist/lspgate.js`); this keeps what gives them.
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../helpers/program.ts";
+import { TempWorkspace } from "../helpers/workspace.ts";
 
 const entry = fileURLToPath(new URL("../../src/worker_entry.ts", import.meta.url));
 const home = new URL("../../", import.meta.url).href;
@@ -76,4 +78,106 @@ Deno.test("no module of lspgate's orders text with localeCompare, whose first ca
   }
   assert.ok(own.has("adapters/clangd.ts"), "the graph reaches the adapters");
   assert.deepEqual(calling, []);
+});
+
+// Deno's timer functions are Node's, loaded at the first use of any (6–9 ms in an isolate):
+// lspgate uses none before the first question's server is spawned, so that load runs while
+// the server starts, not in the way of its spawn. Seen from a preload that wraps those globals and
+// Deno.Command in the program the start task runs.
+const TIMER_WATCH = `
+const firstUses = [];
+const before = [];
+let spawned = false;
+const Command = Deno.Command;
+Deno.Command = class extends Command {
+  constructor(command, options) {
+    super(command, options);
+    // The server, or bubblewrap around it.
+    if ([command, ...(options?.args ?? [])].some((arg) => String(arg).endsWith("/clangd"))) {
+      spawned = true;
+    } else if (!spawned) before.push(String(command));
+  }
+};
+for (const name of ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate"]) {
+  const own = Object.getOwnPropertyDescriptor(globalThis, name);
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    get() {
+      if (firstUses.length < 3) firstUses.push({ name, spawned, at: new Error().stack.split("\\n")[2]?.trim() });
+      return own.get ? own.get.call(this) : own.value;
+    },
+  });
+}
+globalThis.addEventListener("unload", () => {
+  console.error("TIMERS " + JSON.stringify(firstUses));
+  console.error("BEFORE " + JSON.stringify(before));
+});
+`;
+
+/**
+ * The first uses of a timer function, and the programs started before the server, in the start
+ * task's program answering one definition.
+ */
+async function beforeServer(
+  sandbox: string,
+): Promise<{ timers: { spawned: boolean; at: string }[]; commands: string[] }> {
+  const ws = await TempWorkspace.copy("c");
+  const preload = await Deno.makeTempFile({ prefix: "lspgate_timer_watch_", suffix: ".js" });
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_timer_rt_" }));
+  await Deno.chmod(runtime, 0o700);
+  try {
+    await Deno.writeTextFile(preload, TIMER_WATCH);
+    const at = await ws.locate("src/main.c", "add_counts(1");
+    // deno.json's start task as `deno task start` runs it (its grant, never -A), the preload added.
+    const tasks = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`)).tasks;
+    const start = (tasks.start as string).replace(/^deno run /, "");
+    const run = new Deno.Command("sh", {
+      args: ["-c", `"$DENO" run --preload "$PRELOAD" ${start} --root "$ROOT" --sandbox ${sandbox}`],
+      cwd: REPO_ROOT,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: {
+        DENO: Deno.execPath(),
+        PRELOAD: preload,
+        ROOT: ws.root,
+        XDG_RUNTIME_DIR: runtime,
+        LSPGATE_NO_DAEMON: "1",
+      },
+    }).spawn();
+    const writer = run.stdin.getWriter();
+    const request = { id: 1, action: "definition", file: "src/main.c", ...at };
+    await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+    await writer.close();
+    const out = await run.output();
+    const answer = JSON.parse(new TextDecoder().decode(out.stdout).trim());
+    assert.deepEqual(
+      answer.details?.locations?.map((l: { file: string }) => l.file),
+      ["src/counts.c"],
+      JSON.stringify(answer),
+    );
+    const stderr = new TextDecoder().decode(out.stderr);
+    const timers = JSON.parse(/^TIMERS (.*)$/m.exec(stderr)?.[1] ?? "[]");
+    assert.ok(timers.length > 0, stderr);
+    return { timers, commands: JSON.parse(/^BEFORE (.*)$/m.exec(stderr)![1]) };
+  } finally {
+    await ws.remove();
+    await Deno.remove(preload);
+    await Deno.remove(runtime, { recursive: true });
+  }
+}
+
+Deno.test("the first question's server is spawned before lspgate's first timer, whose first use loads Node's", async () => {
+  // `auto` probes bubblewrap (or Landlock) first, while the session's modules load.
+  for (const sandbox of ["none", "auto"]) {
+    const { timers, commands } = await beforeServer(sandbox);
+    assert.deepEqual(
+      timers.filter((use) => !use.spawned),
+      [],
+      `${sandbox}: ${JSON.stringify(timers)}`,
+    );
+    // Nor any other program first: the machine's memory (the budget's default, read by `cat`
+    // under the start task's grant) is read when the budget is first needed.
+    if (sandbox === "none") assert.deepEqual(commands, []);
+  }
 });

@@ -16,7 +16,7 @@
  */
 
 import { LspGateError } from "../../errors.ts";
-import { delay } from "../client_util.ts";
+import { boundDelay } from "../client_util.ts";
 import {
   DEFAULT_PATH,
   depth,
@@ -124,18 +124,18 @@ async function tryBwrap(program: string, args: string[]): Promise<string | undef
   const probed = new AbortController();
   const status = await Promise.race([
     child.status,
-    delay(PROBE_TIMEOUT_MS, probed.signal).then(() => undefined),
+    boundDelay(PROBE_TIMEOUT_MS, probed.signal).then(() => undefined),
   ]);
   probed.abort();
   endGroup(child);
   if (status === undefined) {
     // SIGKILL is delivered, not done: reap the hung bwrap (bounded) so nothing outlives the probe.
     const reaped = new AbortController();
-    await Promise.race([child.status, delay(1000, reaped.signal)]).catch(() => {});
+    await Promise.race([child.status, boundDelay(1000, reaped.signal)]).catch(() => {});
     reaped.abort();
   }
   const read = new AbortController();
-  await Promise.race([reading, delay(200, read.signal)]);
+  await Promise.race([reading, boundDelay(200, read.signal)]);
   read.abort();
   await reader.cancel().catch(() => {});
   if (status?.success) return undefined;

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { bwrapUnavailableReason } from "./bwrap.ts";
+import { boundDelay } from "../client_util.ts";
 
 /**
  * The process's state letter once it is ended ("gone" or "Z"), or the last seen after 3 s: a
@@ -67,4 +68,16 @@ Deno.test("bwrap's probe: a bwrap that never finishes is judged after one trial'
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("boundDelay() resolves after its time, or at once when its signal aborts", async () => {
+  let started = performance.now();
+  await boundDelay(30);
+  assert.ok(performance.now() - started >= 25, `${performance.now() - started} ms`);
+  const aborted = new AbortController();
+  started = performance.now();
+  const waiting = boundDelay(60_000, aborted.signal);
+  aborted.abort();
+  await waiting;
+  assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
 });
