@@ -1,4 +1,5 @@
 import { toLspGateError } from "../errors.ts";
+import { boundDelay } from "../lsp/client_util.ts";
 import type { DiagnosticView } from "../actions/diagnostics.ts";
 import type { Gate } from "./gate.ts";
 import { causedByEdit, type ImporterErrors, importerErrors, textBefore } from "./hook_importers.ts";
@@ -74,10 +75,11 @@ export async function runHook(
   options: HookOptions = {},
 ): Promise<number> {
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"expired">((resolve) => {
-    timer = setTimeout(() => resolve("expired"), deadlineMs);
-  });
+  // Bounds on waits the session keeps alive (the daemon's socket, or the servers' pipes), on
+  // timers that load nothing: a hook runs after every edit, and Deno's setTimeout loads Node's
+  // timers at its first use (6–9 ms).
+  const over = new AbortController();
+  const expired = boundDelay(deadlineMs, over.signal).then(() => "expired" as const);
   try {
     let remembered!: () => void;
     const memory = new Promise<void>((resolve) => remembered = resolve);
@@ -90,7 +92,7 @@ export async function runHook(
     if (outcome === "expired") {
       run.expired = true;
       // The files are remembered for the end of the turn even so (a moment more, at most).
-      await Promise.race([memory, new Promise((resolve) => setTimeout(resolve, REMEMBER_MS))]);
+      await Promise.race([memory, boundDelay(REMEMBER_MS, over.signal)]);
       return hookFailure(
         `gave up after ${deadlineSeconds(options)} s: the diagnostics were not ready in time`,
       );
@@ -103,7 +105,7 @@ export async function runHook(
     const e = toLspGateError(error);
     return hookFailure(`${e.code}: ${e.message}`);
   } finally {
-    clearTimeout(timer);
+    over.abort();
     // Also cancels what is still in flight when the deadline passed.
     await session.close();
   }
@@ -227,7 +229,7 @@ async function check(
     // after a server's quiet window.
     let editedDone!: () => void;
     const done = new Promise<void>((resolve) => editedDone = resolve);
-    const grace = done.then(() => new Promise<void>((r) => setTimeout(r, IMPORTER_GRACE_MS)));
+    const grace = done.then(() => boundDelay(IMPORTER_GRACE_MS));
     const left = deadline - performance.now();
     const asked = left > 0
       ? importerErrors(session, edited, left, grace)
@@ -303,10 +305,10 @@ async function warm(
 ): Promise<HookReport> {
   const id = `hook-warm-${crypto.randomUUID()}`;
   const left = started + (options.deadlineMs ?? DEADLINE_MS) - 100 - performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, Math.max(0, left)));
+  const answered = new AbortController();
+  const late = boundDelay(Math.max(0, left), answered.signal);
   await Promise.race([session.handle({ ...request, id }), late]);
-  clearTimeout(timer);
+  answered.abort();
   return { code: 0, stdout: "", stderr: "" };
 }
 

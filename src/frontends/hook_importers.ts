@@ -3,6 +3,7 @@
 // `tool_response.originalFile`, or its Edit's old and new strings), one what-if request compares
 // the importers under both texts; without it, an importer's errors count as caused only when
 // they differ from what this agent session saw of it before (a first sight is the baseline).
+import { boundDelay } from "../lsp/client_util.ts";
 import type { DiagnosticView } from "../actions/diagnostics.ts";
 import type { Gate } from "./gate.ts";
 import { findImporters } from "./importers.ts";
@@ -37,10 +38,9 @@ export async function causedByEdit(
   withinMs: number,
 ): Promise<Compared> {
   const id = `hook-what-if-${crypto.randomUUID()}`;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) =>
-    timer = setTimeout(() => resolve(undefined), withinMs)
-  );
+  // A bound that loads no timers (see runHook); the gate keeps the process alive meanwhile.
+  const answered = new AbortController();
+  const late = boundDelay(withinMs, answered.signal).then(() => undefined);
   const asked = gate.handle({
     id,
     action: "diagnostics",
@@ -49,7 +49,7 @@ export async function causedByEdit(
     severity: "error",
   });
   const response = await Promise.race([asked, late]);
-  clearTimeout(timer);
+  answered.abort();
   if (!response) {
     await gate.handle({ id: `${id}-cancel`, action: "cancel", target: id });
     const seconds = Math.round(withinMs / 100) / 10;
@@ -116,10 +116,10 @@ export async function importerErrors(
       answered.push({ file: result.file, caused: [], now });
     }
   });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, withinMs));
+  const settled = new AbortController();
+  const late = boundDelay(withinMs, settled.signal);
   await Promise.race([Promise.all(asked), enough, late]);
-  clearTimeout(timer);
+  settled.abort();
   const unanswered = [...pending.values()].sort();
   await Promise.all(
     [...pending.keys()].map((id) =>

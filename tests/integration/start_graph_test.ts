@@ -114,70 +114,121 @@ globalThis.addEventListener("unload", () => {
 });
 `;
 
-/**
- * The first uses of a timer function, and the programs started before the server, in the start
- * task's program answering one definition.
- */
-async function beforeServer(
-  sandbox: string,
-): Promise<{ timers: { spawned: boolean; at: string }[]; commands: string[] }> {
-  const ws = await TempWorkspace.copy("c");
+/** What a run of the start task's program (its grant, never -A) with TIMER_WATCH preloaded gave. */
+interface WatchedRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The first uses of a timer function, whether the server had been spawned by then. */
+  timers: { spawned: boolean; at: string }[];
+  /** The programs started before the server. */
+  commands: string[];
+}
+
+/** deno.json's start task as `deno task start` runs it, with the preload and `args` added. */
+async function watchedRun(
+  args: string,
+  env: Record<string, string>,
+  input: string,
+): Promise<WatchedRun> {
   const preload = await Deno.makeTempFile({ prefix: "lspgate_timer_watch_", suffix: ".js" });
-  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_timer_rt_" }));
-  await Deno.chmod(runtime, 0o700);
   try {
     await Deno.writeTextFile(preload, TIMER_WATCH);
-    const at = await ws.locate("src/main.c", "add_counts(1");
-    // deno.json's start task as `deno task start` runs it (its grant, never -A), the preload added.
     const tasks = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}deno.json`)).tasks;
     const start = (tasks.start as string).replace(/^deno run /, "");
     const run = new Deno.Command("sh", {
-      args: ["-c", `"$DENO" run --preload "$PRELOAD" ${start} --root "$ROOT" --sandbox ${sandbox}`],
+      args: ["-c", `"$DENO" run --preload "$PRELOAD" ${start} ${args}`],
       cwd: REPO_ROOT,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
-      env: {
-        DENO: Deno.execPath(),
-        PRELOAD: preload,
-        ROOT: ws.root,
-        XDG_RUNTIME_DIR: runtime,
-        LSPGATE_NO_DAEMON: "1",
-      },
+      env: { DENO: Deno.execPath(), PRELOAD: preload, ...env },
     }).spawn();
     const writer = run.stdin.getWriter();
-    const request = { id: 1, action: "definition", file: "src/main.c", ...at };
-    await writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+    await writer.write(new TextEncoder().encode(input));
     await writer.close();
     const out = await run.output();
-    const answer = JSON.parse(new TextDecoder().decode(out.stdout).trim());
-    assert.deepEqual(
-      answer.details?.locations?.map((l: { file: string }) => l.file),
-      ["src/counts.c"],
-      JSON.stringify(answer),
-    );
     const stderr = new TextDecoder().decode(out.stderr);
-    const timers = JSON.parse(/^TIMERS (.*)$/m.exec(stderr)?.[1] ?? "[]");
-    assert.ok(timers.length > 0, stderr);
-    return { timers, commands: JSON.parse(/^BEFORE (.*)$/m.exec(stderr)![1]) };
+    return {
+      code: out.code,
+      stdout: new TextDecoder().decode(out.stdout),
+      stderr,
+      timers: JSON.parse(/^TIMERS (.*)$/m.exec(stderr)?.[1] ?? "null"),
+      commands: JSON.parse(/^BEFORE (.*)$/m.exec(stderr)?.[1] ?? "null"),
+    };
   } finally {
-    await ws.remove();
     await Deno.remove(preload);
-    await Deno.remove(runtime, { recursive: true });
   }
 }
 
+/** A private runtime folder, as lspgate wants its own. */
+async function runtimeFolder(): Promise<string> {
+  const runtime = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_timer_rt_" }));
+  await Deno.chmod(runtime, 0o700);
+  return runtime;
+}
+
 Deno.test("the first question's server is spawned before lspgate's first timer, whose first use loads Node's", async () => {
-  // `auto` probes bubblewrap (or Landlock) first, while the session's modules load.
-  for (const sandbox of ["none", "auto"]) {
-    const { timers, commands } = await beforeServer(sandbox);
-    assert.deepEqual(
-      timers.filter((use) => !use.spawned),
-      [],
-      `${sandbox}: ${JSON.stringify(timers)}`,
+  await using ws = await TempWorkspace.copy("c");
+  const runtime = await runtimeFolder();
+  try {
+    const at = await ws.locate("src/main.c", "add_counts(1");
+    const request = JSON.stringify({ id: 1, action: "definition", file: "src/main.c", ...at });
+    // `auto` probes bubblewrap (or Landlock) first, while the session's modules load.
+    for (const sandbox of ["none", "auto"]) {
+      const run = await watchedRun(
+        `--root "$ROOT" --sandbox ${sandbox}`,
+        { ROOT: ws.root, XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "1" },
+        request + "\n",
+      );
+      const answer = JSON.parse(run.stdout.trim());
+      assert.deepEqual(
+        answer.details?.locations?.map((l: { file: string }) => l.file),
+        ["src/counts.c"],
+        run.stdout + run.stderr,
+      );
+      assert.ok(run.timers?.length, run.stderr);
+      const early = run.timers.filter((use) => !use.spawned);
+      assert.deepEqual(early, [], `${sandbox}: ${JSON.stringify(run.timers)}`);
+      // Nor any other program first: the machine's memory (the budget's default, read by `cat`
+      // under the start task's grant) is read when the budget is first needed.
+      if (sandbox === "none") assert.deepEqual(run.commands, []);
+    }
+  } finally {
+    await Deno.remove(runtime, { recursive: true });
+  }
+});
+
+Deno.test("a post-edit hook answered by the warm daemon uses no timer function at all", async () => {
+  await using ws = await TempWorkspace.copy("c");
+  const runtime = await runtimeFolder();
+  const env = { ROOT: ws.root, XDG_RUNTIME_DIR: runtime };
+  try {
+    const started = await watchedRun(`daemon start --root "$ROOT"`, env, "");
+    assert.equal(started.code, 0, started.stderr);
+    await ws.write(
+      "src/main.c",
+      (await ws.read("src/main.c")).replace("return total", "return totl"),
     );
-    // Nor any other program first: the machine's memory (the budget's default, read by `cat`
-    // under the start task's grant) is read when the budget is first needed.
-    if (sandbox === "none") assert.deepEqual(commands, []);
+    // As Claude Code runs it after an Edit: the payload on stdin, the edit's strings in it.
+    const payload = {
+      hook_event_name: "PostToolUse",
+      tool_name: "Edit",
+      tool_input: {
+        file_path: `${ws.root}/src/main.c`,
+        old_string: "return total",
+        new_string: "return totl",
+      },
+      cwd: ws.root,
+    };
+    for (let round = 0; round < 2; round++) {
+      const hook = await watchedRun(`hook --root "$ROOT"`, env, JSON.stringify(payload));
+      assert.equal(hook.code, 2, hook.stderr);
+      assert.match(hook.stderr, /src\/main\.c:\d+:\d+ error/);
+      assert.deepEqual(hook.timers, [], hook.stderr);
+    }
+  } finally {
+    await watchedRun(`daemon stop --root "$ROOT"`, env, "");
+    await Deno.remove(runtime, { recursive: true });
   }
 });
