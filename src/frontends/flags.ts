@@ -239,7 +239,8 @@ export function readArgs(args: string[]): { values: FlagValues; positionals: str
   return { values: values as FlagValues, positionals };
 }
 
-const FLAG_VALUES: Record<string, string> = {
+/** The value each string flag takes, as its usage errors show it. */
+export const FLAG_VALUES: Record<string, string> = {
   root: "DIR",
   role: "main|subagent",
   config: "FILE",

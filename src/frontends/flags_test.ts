@@ -3,7 +3,7 @@
 // set of awkward ones gets the same values and positionals, or the same error.
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
-import { FLAGS, readArgs, SHORT_FLAGS } from "./flags.ts";
+import { FLAG_VALUES, FLAGS, readArgs, SHORT_FLAGS } from "./flags.ts";
 
 const OPTIONS = Object.fromEntries(
   Object.entries(FLAGS).map(([name, option]) => {
@@ -11,17 +11,6 @@ const OPTIONS = Object.fromEntries(
     return [name, short ? { ...option, short } : option];
   }),
 );
-
-/** The value shapes the usage errors show (as in flags.ts). */
-const SHAPES: Record<string, string> = {
-  root: "DIR",
-  role: "main|subagent",
-  config: "FILE",
-  sandbox: "auto|bwrap|landlock|none",
-  timeout: "MS",
-  "memory-budget": "MIB",
-  telemetry: "FILE",
-};
 
 /** node:util's answer, its errors said as lspgate says them. */
 function byNode(args: string[]): string {
@@ -41,7 +30,7 @@ function byNode(args: string[]): string {
     assert.equal(code, "ERR_PARSE_ARGS_INVALID_OPTION_VALUE", message);
     const flag = /Option '(?:-\w, )?(--[\w-]+)/.exec(message)![1];
     if (/does not take an argument/.test(message)) return `${flag} takes no value`;
-    const shape = SHAPES[flag.slice(2)];
+    const shape = FLAG_VALUES[flag.slice(2)];
     return `${flag} needs a value (${flag} ${shape}; ${flag}=${shape} when it starts with -)`;
   }
 }
