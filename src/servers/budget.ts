@@ -183,8 +183,8 @@ export class BudgetPool {
   check(now = false): void {
     const budget = this.budgetMiB;
     if (budget === undefined || this.#checking) return;
-    // Checked every second from the first server's start (each start checks at once), not from
-    // the first join: that comes before any server's spawn, and a first setTimeout costs.
+    // Checked every CHECK_EVERY_MS from the first server's start (each start checks at once), not
+    // from the first join, which comes before any spawn: a process's first timer loads Deno's.
     if (!this.#timer && this.#members.size > 0) {
       this.#timer = setInterval(() => this.check(true), CHECK_EVERY_MS);
       Deno.unrefTimer(this.#timer);

@@ -281,12 +281,12 @@ export function watchWorkspace(
   /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
   async function bounded(promise: Promise<void>): Promise<boolean> {
     // The first question's flush comes before its server's spawn: a bound that loads no timers.
-    const gaveUp = new AbortController();
+    const settled = new AbortController();
     const came = await Promise.race([
       promise.then(() => true),
-      boundDelay(FLUSH_WAIT_MS, gaveUp.signal).then(() => false),
+      boundDelay(FLUSH_WAIT_MS, settled.signal).then(() => false),
     ]);
-    gaveUp.abort();
+    settled.abort();
     return came;
   }
 
