@@ -202,7 +202,8 @@ Deno.test("the first question's server is spawned before lspgate's first timer, 
 Deno.test("a post-edit hook answered by the warm daemon uses no timer function at all", async () => {
   await using ws = await TempWorkspace.copy("c");
   const runtime = await runtimeFolder();
-  const env = { ROOT: ws.root, XDG_RUNTIME_DIR: runtime };
+  // The daemon on, whatever the test run's environment says (tests/run.ts turns it off).
+  const env = { ROOT: ws.root, XDG_RUNTIME_DIR: runtime, LSPGATE_NO_DAEMON: "0" };
   try {
     const started = await watchedRun(`daemon start --root "$ROOT"`, env, "");
     assert.equal(started.code, 0, started.stderr);
