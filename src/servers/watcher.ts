@@ -172,11 +172,8 @@ export function watchWorkspace(
     else {
       // Deno.watchFs walks the whole tree before it returns: on this thread only for a tree small
       // enough not to hold requests back; a larger one is watched elsewhere.
-      smallTree(root).then((small) => {
-        if (state === "stopped") return;
-        if (small) begin(() => service = watchService(onMessage));
-        else beginElsewhere();
-      });
+      if (smallTree(root)) begin(() => service = watchService(onMessage));
+      else beginElsewhere();
     }
   } catch (error) {
     onMessage({ type: "failed", message: String(error) });
