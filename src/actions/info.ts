@@ -122,6 +122,7 @@ export const serversAction: ActionDef = defineAction({
   schema: empty,
   access: "read",
   async run(_input, context) {
+    await context.manager.budgetSettled();
     const memory = context.manager.memory(true);
     const views = context.manager.entries().map((e) => serverView(context, e, false, memory));
     const adapters = await listAdapters(context);
@@ -195,7 +196,8 @@ export const statusAction: ActionDef = defineAction({
   summary: "lspgate's role, root, mutation and sandbox settings, and each server in detail.",
   schema: empty,
   access: "read",
-  run(_input, context) {
+  async run(_input, context) {
+    await context.manager.budgetSettled();
     const s = context.session;
     const memory = context.manager.memory(true);
     const views = context.manager.entries().map((e) => serverView(context, e, true, memory));
@@ -219,7 +221,7 @@ export const statusAction: ActionDef = defineAction({
       ...(s.notices?.() ?? []).map((n) => `note: ${n}`),
     ];
     const text = [...head, ...views.map(describe)].join("\n");
-    return Promise.resolve({
+    return {
       text,
       details: {
         version: s.version,
@@ -241,7 +243,7 @@ export const statusAction: ActionDef = defineAction({
         notices: [...(s.notices?.() ?? [])],
         servers: views,
       },
-    });
+    };
   },
 });
 

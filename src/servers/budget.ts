@@ -107,6 +107,8 @@ export interface BudgetMember {
 const CHECK_EVERY_MS = 10_000;
 /** At most one check this often after requests end (each reads /proc). */
 const THROTTLE_MS = 1_000;
+/** How soon a server's start is checked where no request's end checks it first (a warm-up). */
+const AFTER_START_MS = 1_000;
 
 /**
  * One memory budget over every server manager that joins it: a session's, or all of a daemon's
@@ -118,6 +120,9 @@ export class BudgetPool {
   #checkedAt = 0;
   #checking?: Promise<void>;
   #soon?: ReturnType<typeof setTimeout>;
+  /** A server started since the last check (see started()). */
+  #due = false;
+  #afterStart?: ReturnType<typeof setTimeout>;
   /** The last check's overrun, with the owners of the ids it names. */
   #over?: {
     decision: BudgetDecision;
@@ -152,6 +157,8 @@ export class BudgetPool {
         this.#timer = undefined;
         clearTimeout(this.#soon);
         this.#soon = undefined;
+        clearTimeout(this.#afterStart);
+        this.#afterStart = undefined;
       }
     };
   }
@@ -163,17 +170,40 @@ export class BudgetPool {
   }
 
   /**
-   * After a request: a check at most once a second, on a later turn, so that reading /proc (~3 ms
-   * with a few servers) never holds back the answer being written.
+   * After a request: a check at most once a second (at once after a server's start), on a later
+   * turn, so that reading /proc (~3 ms with a few servers; the machine's memory too, the first
+   * time) never holds back the answer being written.
    */
   checkSoon(): void {
-    if (this.budgetMiB === undefined || this.#soon !== undefined) return;
-    if (Date.now() - this.#checkedAt < THROTTLE_MS) return;
+    if (this.#budget === undefined || this.#soon !== undefined) return;
+    if (!this.#due && Date.now() - this.#checkedAt < THROTTLE_MS) return;
     this.#soon = setTimeout(() => {
       this.#soon = undefined;
-      this.check();
+      this.check(this.#due);
     }, 0);
     Deno.unrefTimer(this.#soon);
+  }
+
+  /**
+   * A server started: checked once the request that started it has answered (its lease's release
+   * calls checkSoon), or within AFTER_START_MS where none did (a warm-up). Not at once: reading
+   * /proc then (a `cat`, and the machine's memory the first time) held the server's first
+   * question back by ~7 ms, between its `initialized` and its file's didOpen.
+   */
+  started(): void {
+    this.#due = true;
+    if (this.#afterStart !== undefined || this.#members.size === 0) return;
+    this.#afterStart = setTimeout(() => {
+      this.#afterStart = undefined;
+      if (this.#due) this.check(true);
+    }, AFTER_START_MS);
+    Deno.unrefTimer(this.#afterStart);
+  }
+
+  /** Runs a check a start made due, and waits for any in flight: `status` says what is now. */
+  async settled(): Promise<void> {
+    if (this.#due) this.check(true);
+    await this.#checking;
   }
 
   /**
@@ -183,14 +213,15 @@ export class BudgetPool {
   check(now = false): void {
     const budget = this.budgetMiB;
     if (budget === undefined || this.#checking) return;
-    // Checked every CHECK_EVERY_MS from the first server's start (each start checks at once), not
-    // from the first join, which comes before any spawn: a process's first timer loads Deno's.
+    // Checked every CHECK_EVERY_MS from the first check after a server's start, not from the
+    // first join, which comes before any spawn: a process's first timer loads Deno's.
     if (!this.#timer && this.#members.size > 0) {
       this.#timer = setInterval(() => this.check(true), CHECK_EVERY_MS);
       Deno.unrefTimer(this.#timer);
     }
     if (!now && Date.now() - this.#checkedAt < THROTTLE_MS) return;
     this.#checkedAt = Date.now();
+    this.#due = false;
     // Where Deno may not read /proc, `ps` reads it: its output is awaited, not waited on.
     this.#checking = readProcessesSoon()
       .then((processes) => this.#enforce(processes, budget))

@@ -84,3 +84,41 @@ Deno.test("BudgetPool tells each member of an overrun only of its own servers, n
   }
   await Promise.all(leave.map((go) => go()));
 });
+
+Deno.test("BudgetPool checks a server's start after its request, not at once, and status waits for that check", async () => {
+  let stops = 0;
+  const measured: string[] = [];
+  const member = {
+    servers: () => {
+      measured.push("measured");
+      return [server("old", 300, 1), server("new", 300, 2)];
+    },
+    stop: () => {
+      stops++;
+      return Promise.resolve();
+    },
+  };
+  let budgetAsked = 0;
+  const pool = new BudgetPool(() => {
+    budgetAsked++;
+    return 400;
+  });
+  const leave = pool.join(member);
+  pool.started();
+  // Nothing read while the starting server's first question is still being asked.
+  assert.deepEqual([budgetAsked, measured.length], [0, 0]);
+  // Its request ended: checked on a later turn even within the throttle, the budget read then.
+  pool.checkSoon();
+  assert.deepEqual([budgetAsked, measured.length], [0, 0]);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await pool.settled();
+  assert.deepEqual([budgetAsked, measured.length, stops], [1, 1, 1]);
+  // A second start with no request after it: status runs the check it made due, and waits.
+  pool.started();
+  await pool.settled();
+  assert.deepEqual([measured.length, stops], [2, 2]);
+  // Nothing due: status waits for nothing and checks nothing.
+  await pool.settled();
+  assert.equal(measured.length, 2);
+  await leave();
+});

@@ -333,6 +333,11 @@ export class ServerManager {
     return stopIdle(this.#entries.values(), this.options.idleShutdownMs ?? 0, stop);
   }
 
+  /** Waits for the budget's check a server's start made due: what `status` says is current. */
+  budgetSettled(): Promise<void> {
+    return this.options.budget?.settled() ?? Promise.resolve();
+  }
+
   /** The running servers' memory, as last measured, with the budget. Measures now when asked. */
   memory(measure = false): MemoryReport {
     if (measure) {

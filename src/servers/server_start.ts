@@ -84,7 +84,7 @@ export class ServerStarter {
       });
       if (this.hooks.closed()) await client.shutdown();
       else await this.hooks.reopen(entry, client, reopen);
-      this.options.budget?.check(true);
+      this.options.budget?.started();
       return client;
     } catch (error) {
       await wrapped?.cleanup?.();

@@ -87,7 +87,9 @@ Deno.test("no module of lspgate's orders text with localeCompare, whose first ca
 const TIMER_WATCH = `
 const firstUses = [];
 const before = [];
+const whileAsked = [];
 let spawned = false;
+let answered = false;
 const Command = Deno.Command;
 Deno.Command = class extends Command {
   constructor(command, options) {
@@ -96,7 +98,13 @@ Deno.Command = class extends Command {
     if ([command, ...(options?.args ?? [])].some((arg) => String(arg).endsWith("/clangd"))) {
       spawned = true;
     } else if (!spawned) before.push(String(command));
+    else if (!answered) whileAsked.push(String(command));
   }
+};
+const write = Deno.stdout.write.bind(Deno.stdout);
+Deno.stdout.write = (bytes) => {
+  answered = true;
+  return write(bytes);
 };
 for (const name of ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate"]) {
   const own = Object.getOwnPropertyDescriptor(globalThis, name);
@@ -111,6 +119,7 @@ for (const name of ["setTimeout", "clearTimeout", "setInterval", "clearInterval"
 globalThis.addEventListener("unload", () => {
   console.error("TIMERS " + JSON.stringify(firstUses));
   console.error("BEFORE " + JSON.stringify(before));
+  console.error("WHILE_ASKED " + JSON.stringify(whileAsked));
 });
 `;
 
@@ -123,6 +132,8 @@ interface WatchedRun {
   timers: { spawned: boolean; at: string }[];
   /** The programs started before the server. */
   commands: string[];
+  /** The programs started after the server, before the first answer was written. */
+  whileAsked: string[];
 }
 
 /** deno.json's start task as `deno task start` runs it, with the preload and `args` added. */
@@ -155,6 +166,7 @@ async function watchedRun(
       stderr,
       timers: JSON.parse(/^TIMERS (.*)$/m.exec(stderr)?.[1] ?? "null"),
       commands: JSON.parse(/^BEFORE (.*)$/m.exec(stderr)?.[1] ?? "null"),
+      whileAsked: JSON.parse(/^WHILE_ASKED (.*)$/m.exec(stderr)?.[1] ?? "null"),
     };
   } finally {
     await Deno.remove(preload);
@@ -193,6 +205,9 @@ Deno.test("the first question's server is spawned before lspgate's first timer, 
       // Nor any other program first: the machine's memory (the budget's default, read by `cat`
       // under the start task's grant) is read when the budget is first needed.
       if (sandbox === "none") assert.deepEqual(run.commands, []);
+      // Nor between the server's spawn and the answer: the budget's check of a start (a `cat` of
+      // the machine's memory, a `sh` and `cat` of /proc) runs once the question is answered.
+      if (sandbox === "none") assert.deepEqual(run.whileAsked, []);
     }
   } finally {
     await Deno.remove(runtime, { recursive: true });
