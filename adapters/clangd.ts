@@ -144,7 +144,8 @@ async function compileFlags(root: string): Promise<string[]> {
   const path = join(root, "compile_flags.txt");
   try {
     // Only a regular file of reasonable size: a repository's FIFO or symlink is not read.
-    const info = await Deno.lstat(path);
+    // In the thread (a stat opens nothing); the read stays off it.
+    const info = Deno.lstatSync(path);
     if (!info.isFile || info.size > MAX_FLAGS_BYTES) return [];
     const text = await Deno.readTextFile(path);
     return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "");

@@ -81,7 +81,7 @@ export async function loadUserConfig(
   path: string | undefined,
   options: LoadConfigOptions = {},
 ): Promise<LspGateConfig> {
-  const file = path ?? await userConfigPath();
+  const file = path ?? userConfigPath();
   const config = file === undefined ? defaultConfig() : await loadConfig(file, options);
   return withClaudePlugins(config, options.knownServers ?? []);
 }

@@ -27,13 +27,14 @@ export function defaultsWithoutSchema(): LspGateConfig {
  * The user-level config: `$XDG_CONFIG_HOME/lspgate/config.jsonc` (default
  * `~/.config/lspgate/config.jsonc`), or undefined when no such file exists.
  */
-export async function userConfigPath(): Promise<string | undefined> {
+export function userConfigPath(): string | undefined {
   const home = env("HOME");
   const base = env("XDG_CONFIG_HOME") || (home ? join(home, ".config") : undefined);
   if (!base) return undefined;
   const path = join(base, "lspgate", "config.jsonc");
   try {
-    return (await Deno.stat(path)).isFile ? path : undefined;
+    // In the thread (a stat opens nothing): awaited, each was a hop to Deno's blocking pool.
+    return Deno.statSync(path).isFile ? path : undefined;
   } catch {
     return undefined;
   }
@@ -50,12 +51,12 @@ export function claudeConfigDir(): string | undefined {
  * Code's list of installed plugins (whose language servers are added). When not, the config is
  * {@link defaultsWithoutSchema}.
  */
-export async function userConfigToRead(path: string | undefined): Promise<boolean> {
-  if (path !== undefined || await userConfigPath() !== undefined) return true;
+export function userConfigToRead(path: string | undefined): boolean {
+  if (path !== undefined || userConfigPath() !== undefined) return true;
   const claude = claudeConfigDir();
   if (!claude) return false;
   try {
-    await Deno.stat(join(claude, "plugins", "installed_plugins.json"));
+    Deno.statSync(join(claude, "plugins", "installed_plugins.json"));
     return true;
   } catch (error) {
     // Only a file known to be missing means nothing to read; anything else is left to the reader.

@@ -29,16 +29,16 @@ async function withHome(body: (home: string) => Promise<void>): Promise<void> {
 
 Deno.test("the config is read when --config, a user config or Claude Code's plugin list is there", async () => {
   await withHome(async (home) => {
-    assert.equal(await userConfigToRead(undefined), false);
-    assert.equal(await userConfigToRead(join(home, "missing.jsonc")), true);
+    assert.equal(userConfigToRead(undefined), false);
+    assert.equal(userConfigToRead(join(home, "missing.jsonc")), true);
 
     await Deno.mkdir(join(home, ".claude", "plugins"), { recursive: true });
     await Deno.writeTextFile(join(home, ".claude", "plugins", "installed_plugins.json"), "{}");
-    assert.equal(await userConfigToRead(undefined), true);
+    assert.equal(userConfigToRead(undefined), true);
     await Deno.remove(join(home, ".claude"), { recursive: true });
 
     await Deno.mkdir(join(home, ".config", "lspgate"), { recursive: true });
     await Deno.writeTextFile(join(home, ".config", "lspgate", "config.jsonc"), "{}");
-    assert.equal(await userConfigToRead(undefined), true);
+    assert.equal(userConfigToRead(undefined), true);
   });
 });

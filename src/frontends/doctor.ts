@@ -59,7 +59,7 @@ export async function runDoctor(flags: GlobalFlags): Promise<number> {
 /** Gathers the report (exported for tests). */
 export async function doctorReport(flags: GlobalFlags, session: Session): Promise<DoctorReport> {
   const root = session.workspace.path;
-  const userConfig = await userConfigPath();
+  const userConfig = userConfigPath();
   const configFiles: DoctorReport["configFiles"] = [];
   if (userConfig) {
     configFiles.push({ path: userConfig, kind: "user", read: await isFile(userConfig) });

@@ -158,7 +158,7 @@ export async function parseFlags(args: string[]): Promise<ParsedFlags> {
     }
     config.memoryBudgetMiB = Number(budget);
   }
-  if (values.root !== undefined) await checkRoot(values.root);
+  if (values.root !== undefined) checkRoot(values.root);
   return {
     flags: {
       root: values.root ?? defaultRoot(),
@@ -256,7 +256,7 @@ export const FLAG_VALUES: Record<string, string> = {
  * daemon then starts at a fraction of lspgate's size.
  */
 async function readConfig(path: string | undefined): Promise<LspGateConfig> {
-  if (!await userConfigToRead(path)) return defaultsWithoutSchema();
+  if (!userConfigToRead(path)) return defaultsWithoutSchema();
   const [{ ADAPTERS }, { loadUserConfig }] = await Promise.all([
     import("../../adapters/mod.ts"),
     import("../config.ts"),
@@ -271,10 +271,10 @@ async function readConfig(path: string | undefined): Promise<LspGateConfig> {
 }
 
 /** A `--root` that names no folder is a usage error; one lspgate may not read is left to fail later. */
-async function checkRoot(root: string): Promise<void> {
+function checkRoot(root: string): void {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(root || ".");
+    info = Deno.statSync(root || ".");
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new UsageError(`--root ${root}: no such folder`);

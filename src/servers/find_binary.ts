@@ -39,18 +39,33 @@ export async function findBinary(name: string, options: FindOptions): Promise<st
  * it are skipped (also when reached through a symlink).
  */
 export function onPath(name: string, workspace?: string): Promise<string | undefined> {
-  return Promise.resolve(searchFolders(workspace).map((dir) => join(dir, name)).find(isExecutable));
+  const seen = new Set<string>();
+  for (const dir of candidateFolders()) {
+    if (!isAbsolute(dir) || seen.has(dir)) continue;
+    seen.add(dir);
+    // Judged where the program is: a real path of every folder first cost a server's start ~3 ms.
+    const candidate = join(dir, name);
+    if (!isExecutable(candidate)) continue;
+    if (workspace === undefined || !isInsideReal(dir, workspace)) return Promise.resolve(candidate);
+  }
+  return Promise.resolve(undefined);
 }
 
 /** The folders searched for servers: PATH's absolute folders outside `workspace`, then the tools folders. */
 export function searchFolders(workspace?: string): string[] {
   const folders: string[] = [];
-  for (const dir of [...pathFolders(), ...toolsFolders()]) {
+  for (const dir of candidateFolders()) {
     if (!isAbsolute(dir) || folders.includes(dir)) continue;
     if (workspace !== undefined && isInsideReal(dir, workspace)) continue;
     folders.push(dir);
   }
   return folders;
+}
+
+/** PATH's folders, then the tools folders (found only once PATH's are looked through). */
+function* candidateFolders(): Generator<string> {
+  yield* pathFolders();
+  yield* toolsFolders();
 }
 
 /**
