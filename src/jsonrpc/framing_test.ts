@@ -1,22 +1,23 @@
 import assert from "node:assert/strict";
-import { encodeMessage, type FrameDecoderOptions, FrameDecoderStream } from "./framing.ts";
+import { encodeMessage, FrameDecoder, type FrameDecoderOptions } from "./framing.ts";
 
 const encoder = new TextEncoder();
 
 /** Feeds the chunks through a decoder and collects the messages and the junk it reported. */
-async function decode(
+function decode(
   chunks: (Uint8Array | string)[],
   options: FrameDecoderOptions = {},
-): Promise<{ messages: unknown[]; junk: string[] }> {
+): { messages: unknown[]; junk: string[] } {
   const junk: string[] = [];
-  const source = ReadableStream.from(
-    chunks.map((chunk) => typeof chunk === "string" ? encoder.encode(chunk) : chunk),
-  );
-  const decoder = new FrameDecoderStream({
-    onJunk: (text) => junk.push(text),
-    ...options,
-  });
-  const messages = await Array.fromAsync(source.pipeThrough(decoder));
+  const messages: unknown[] = [];
+  const decoder = new FrameDecoder({ onJunk: (text) => junk.push(text), ...options });
+  for (const chunk of chunks) {
+    decoder.push(
+      typeof chunk === "string" ? encoder.encode(chunk) : chunk,
+      (m) => messages.push(m),
+    );
+  }
+  decoder.finish();
   return { messages, junk };
 }
 
@@ -53,31 +54,31 @@ Deno.test("encodeMessage() counts Content-Length in bytes, not characters", () =
   assert.notEqual(encoder.encode(body).length, body.length);
 });
 
-Deno.test("FrameDecoderStream parses a message split into single bytes", async () => {
-  const { messages, junk } = await decode(bytewise(encodeMessage(hello)));
+Deno.test("FrameDecoder parses a message split into single bytes", () => {
+  const { messages, junk } = decode(bytewise(encodeMessage(hello)));
   assert.deepEqual(messages, [hello]);
   assert.deepEqual(junk, []);
 });
 
-Deno.test("FrameDecoderStream splits several messages merged into one chunk", async () => {
+Deno.test("FrameDecoder splits several messages merged into one chunk", () => {
   const many = [1, 2, 3].map((id) => ({ jsonrpc: "2.0", id, result: id * 10 }));
-  const { messages } = await decode([concat(...many.map(encodeMessage))]);
+  const { messages } = decode([concat(...many.map(encodeMessage))]);
   assert.deepEqual(messages, many);
 });
 
-Deno.test("FrameDecoderStream decodes multi-byte characters split inside a character", async () => {
+Deno.test("FrameDecoder decodes multi-byte characters split inside a character", () => {
   const text = "a\u00a0b → c 😀 漢字 ";
   const frame = encodeMessage({ text });
   // Splitting at every byte cuts each multi-byte character somewhere inside it.
-  const { messages } = await decode([...bytewise(frame), ...bytewise(frame)]);
+  const { messages } = decode([...bytewise(frame), ...bytewise(frame)]);
   assert.deepEqual(messages, [{ text }, { text }]);
   const cut = frame.length - 5; // after the first byte of the 3-byte `字`
-  const split = await decode([frame.subarray(0, cut), frame.subarray(cut)]);
+  const split = decode([frame.subarray(0, cut), frame.subarray(cut)]);
   assert.deepEqual(split.messages, [{ text }]);
 });
 
-Deno.test("FrameDecoderStream reports junk lines before a header and parses the next message", async () => {
-  const { messages, junk } = await decode([
+Deno.test("FrameDecoder reports junk lines before a header and parses the next message", () => {
+  const { messages, junk } = decode([
     "Starting server v1.2\nindexing…\r\n",
     encodeMessage(hello),
   ]);
@@ -85,9 +86,9 @@ Deno.test("FrameDecoderStream reports junk lines before a header and parses the 
   assert.deepEqual(junk, ["Starting server v1.2\nindexing…\r\n"]);
 });
 
-Deno.test("FrameDecoderStream accepts header names in any case and an extra Content-Type", async () => {
+Deno.test("FrameDecoder accepts header names in any case and an extra Content-Type", () => {
   const body = JSON.stringify(hello);
-  const { messages, junk } = await decode([
+  const { messages, junk } = decode([
     `content-type: application/vscode-jsonrpc; charset=utf-8\r\nCONTENT-LENGTH:${body.length}\r\n\r\n${body}`,
     `Content-Length: ${body.length}\r\nContent-Type: application/vscode-jsonrpc\r\n\r\n${body}`,
   ]);
@@ -95,8 +96,8 @@ Deno.test("FrameDecoderStream accepts header names in any case and an extra Cont
   assert.deepEqual(junk, []);
 });
 
-Deno.test("FrameDecoderStream drops a body that is not JSON and parses the next message", async () => {
-  const { messages, junk } = await decode([
+Deno.test("FrameDecoder drops a body that is not JSON and parses the next message", () => {
+  const { messages, junk } = decode([
     "Content-Length: 9\r\n\r\n{not json",
     encodeMessage(hello),
   ]);
@@ -104,9 +105,9 @@ Deno.test("FrameDecoderStream drops a body that is not JSON and parses the next 
   assert.deepEqual(junk, ["{not json"]);
 });
 
-Deno.test("FrameDecoderStream skips a header without a valid Content-Length to the next one", async () => {
+Deno.test("FrameDecoder skips a header without a valid Content-Length to the next one", () => {
   const body = JSON.stringify(hello);
-  const { messages, junk } = await decode([
+  const { messages, junk } = decode([
     `Content-Type: text/plain\r\n\r\n${body}`,
     `Content-Length: lots\r\n\r\n${body}`,
     encodeMessage(hello),
@@ -116,8 +117,8 @@ Deno.test("FrameDecoderStream skips a header without a valid Content-Length to t
   assert.equal(junk.join("").includes(body), true);
 });
 
-Deno.test("FrameDecoderStream skips a declared length above maxMessageBytes", async () => {
-  const { messages, junk } = await decode(
+Deno.test("FrameDecoder skips a declared length above maxMessageBytes", () => {
+  const { messages, junk } = decode(
     ["Content-Length: 1000\r\n\r\n", encodeMessage(hello)],
     { maxMessageBytes: 100 },
   );
@@ -125,9 +126,9 @@ Deno.test("FrameDecoderStream skips a declared length above maxMessageBytes", as
   assert.deepEqual(junk, ["Content-Length: 1000\r\n\r\n"]);
 });
 
-Deno.test("FrameDecoderStream drops endless junk without a header end instead of buffering it", async () => {
+Deno.test("FrameDecoder drops endless junk without a header end instead of buffering it", () => {
   const line = encoder.encode("log line without a frame\n".repeat(1000));
-  const { messages, junk } = await decode([
+  const { messages, junk } = decode([
     ...Array(10).fill(line),
     encodeMessage(hello),
   ]);
@@ -135,15 +136,15 @@ Deno.test("FrameDecoderStream drops endless junk without a header end instead of
   assert.equal(junk.length > 1, true);
 });
 
-Deno.test("FrameDecoderStream reports a truncated frame at the end of the stream", async () => {
-  const { messages, junk } = await decode([
+Deno.test("FrameDecoder reports a truncated frame at the end of the stream", () => {
+  const { messages, junk } = decode([
     'Content-Length: 50\r\n\r\n{"partial":',
   ]);
   assert.deepEqual(messages, []);
   assert.deepEqual(junk, ['{"partial":']);
 });
 
-Deno.test("FrameDecoderStream parses a 50 MB body", async () => {
+Deno.test("FrameDecoder parses a 50 MB body", () => {
   const text = "x".repeat(50 * 1024 * 1024);
   const frame = encodeMessage({ jsonrpc: "2.0", id: 1, result: text });
   const chunkSize = 64 * 1024;
@@ -151,7 +152,7 @@ Deno.test("FrameDecoderStream parses a 50 MB body", async () => {
   for (let offset = 0; offset < frame.length; offset += chunkSize) {
     chunks.push(frame.subarray(offset, offset + chunkSize));
   }
-  const { messages } = await decode(chunks);
+  const { messages } = decode(chunks);
   assert.equal(messages.length, 1);
   assert.equal((messages[0] as { result: string }).result.length, text.length);
 });

@@ -80,10 +80,11 @@ Deno.test("no module of lspgate's orders text with localeCompare, whose first ca
   assert.deepEqual(calling, []);
 });
 
-// Deno's timer functions are Node's, loaded at the first use of any (6–9 ms in an isolate):
-// lspgate uses none before the first question's server is spawned, so that load runs while
-// the server starts, not in the way of its spawn. Seen from a preload that wraps those globals and
-// Deno.Command in the program the start task runs.
+// Deno's timer functions are Node's, loaded at the first use of any (6–9 ms in an isolate), and
+// its web streams load at the first use of theirs (~4 ms) or of Deno.Command: lspgate uses none of
+// them before the first question's server is spawned (whose Deno.Command loads the streams), so
+// the timers load while the server starts, and a client of the warm daemon loads neither. Seen
+// from a preload that wraps those globals and Deno.Command in the program the start task runs.
 const TIMER_WATCH = `
 const firstUses = [];
 const before = [];
@@ -106,20 +107,27 @@ Deno.stdout.write = (bytes) => {
   answered = true;
   return write(bytes);
 };
-for (const name of ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate"]) {
-  const own = Object.getOwnPropertyDescriptor(globalThis, name);
-  Object.defineProperty(globalThis, name, {
-    configurable: true,
-    get() {
-      if (firstUses.length < 3) firstUses.push({ name, spawned, at: new Error().stack.split("\\n")[2]?.trim() });
-      return own.get ? own.get.call(this) : own.value;
-    },
-  });
+const streams = [];
+function watch(names, uses) {
+  for (const name of names) {
+    const own = Object.getOwnPropertyDescriptor(globalThis, name);
+    Object.defineProperty(globalThis, name, {
+      configurable: true,
+      get() {
+        if (uses.length < 3) uses.push({ name, spawned, at: new Error().stack.split("\\n")[2]?.trim() });
+        return own.get ? own.get.call(this) : own.value;
+      },
+    });
+  }
 }
+watch(["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate"], firstUses);
+// Deno's web streams load at the first use of any of these globals (~4 ms), or of Deno.Command.
+watch(["ReadableStream", "WritableStream", "TransformStream", "TextDecoderStream"], streams);
 globalThis.addEventListener("unload", () => {
   console.error("TIMERS " + JSON.stringify(firstUses));
   console.error("BEFORE " + JSON.stringify(before));
   console.error("WHILE_ASKED " + JSON.stringify(whileAsked));
+  console.error("STREAMS " + JSON.stringify(streams));
 });
 `;
 
@@ -134,6 +142,8 @@ interface WatchedRun {
   commands: string[];
   /** The programs started after the server, before the first answer was written. */
   whileAsked: string[];
+  /** The first uses of a web streams global, whether the server had been spawned by then. */
+  streams: { spawned: boolean; at: string }[];
 }
 
 /** deno.json's start task as `deno task start` runs it, with the preload and `args` added. */
@@ -167,6 +177,7 @@ async function watchedRun(
       timers: JSON.parse(/^TIMERS (.*)$/m.exec(stderr)?.[1] ?? "null"),
       commands: JSON.parse(/^BEFORE (.*)$/m.exec(stderr)?.[1] ?? "null"),
       whileAsked: JSON.parse(/^WHILE_ASKED (.*)$/m.exec(stderr)?.[1] ?? "null"),
+      streams: JSON.parse(/^STREAMS (.*)$/m.exec(stderr)?.[1] ?? "null"),
     };
   } finally {
     await Deno.remove(preload);
@@ -208,13 +219,18 @@ Deno.test("the first question's server is spawned before lspgate's first timer, 
       // Nor between the server's spawn and the answer: the budget's check of a start (a `cat` of
       // the machine's memory, a `sh` and `cat` of /proc) runs once the question is answered.
       if (sandbox === "none") assert.deepEqual(run.whileAsked, []);
+      // Nor web streams: stdin and stdout are read and written by their methods. (The first
+      // Deno.Command loads them too: with `auto`, bubblewrap's probe, before the server.)
+      if (sandbox === "none") {
+        assert.deepEqual(run.streams?.filter((use) => !use.spawned), [], run.stderr);
+      }
     }
   } finally {
     await Deno.remove(runtime, { recursive: true });
   }
 });
 
-Deno.test("a post-edit hook answered by the warm daemon uses no timer function at all", async () => {
+Deno.test("a post-edit hook answered by the warm daemon uses no timer function at all, nor web streams", async () => {
   await using ws = await TempWorkspace.copy("c");
   const runtime = await runtimeFolder();
   // The daemon on, whatever the test run's environment says (tests/run.ts turns it off).
@@ -242,6 +258,7 @@ Deno.test("a post-edit hook answered by the warm daemon uses no timer function a
       assert.equal(hook.code, 2, hook.stderr);
       assert.match(hook.stderr, /src\/main\.c:\d+:\d+ error/);
       assert.deepEqual(hook.timers, [], hook.stderr);
+      assert.deepEqual(hook.streams, [], hook.stderr);
     }
   } finally {
     await watchedRun(`daemon stop --root "$ROOT"`, env, "");
