@@ -44,6 +44,22 @@ const recordSchema = z.object({
 /** What a journal holds. */
 export type JournalRecord = z.infer<typeof recordSchema>;
 
+/**
+ * Whether the runtime folder may hold a journal of any root: false when its listing (in the thread)
+ * shows none, as at almost every start. A start then skips the private folder's checks and the
+ * root's digest (~4 ms before the first question); anything else is left to ApplyJournal.
+ */
+export function mayHoldJournal(): boolean {
+  try {
+    for (const entry of Deno.readDirSync(runtimeFolderPath())) {
+      if (entry.name.startsWith("apply-") && entry.name.endsWith(".json")) return true;
+    }
+    return false;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotFound);
+  }
+}
+
 /** The journal and lock of one workspace root. */
 export class ApplyJournal {
   private constructor(readonly path: string, readonly lockPath: string) {}

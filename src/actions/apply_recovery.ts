@@ -3,7 +3,7 @@
 import { basename } from "../posix_path.ts";
 import { LspGateError } from "../errors.ts";
 import { isSideName } from "../permissions/temp_names.ts";
-import { ApplyJournal, type JournalRecord, type Step } from "./apply_journal.ts";
+import { ApplyJournal, type JournalRecord, mayHoldJournal, type Step } from "./apply_journal.ts";
 import {
   discard,
   exists,
@@ -23,6 +23,7 @@ export async function recoverRoot(
   root: string,
   options: Omit<TransactOptions, "root">,
 ): Promise<string | undefined> {
+  if (!mayHoldJournal()) return undefined;
   const journal = await openJournal(root);
   // Looked for before the lock is taken: most starts find none and need no lock file.
   if (!journal || !(await journal.read())) return undefined;
@@ -32,6 +33,7 @@ export async function recoverRoot(
 /** Whether `root` has a journal left by an interrupted apply (read only, no lock taken). */
 export async function pendingJournal(root: string): Promise<boolean> {
   try {
+    if (!mayHoldJournal()) return false;
     return (await (await ApplyJournal.of(root, { create: false })).read()) !== undefined;
   } catch {
     // No runtime folder, no grant to look, or a journal not lspgate's: none this start can act on.
