@@ -95,8 +95,9 @@ export const clangdAdapter: Adapter = {
     if (database) {
       return { command, installDir, note: `compile_commands.json in ${database}` };
     }
-    const flags = await compileFlags(root);
     const sources = await sourcesUnder(root);
+    // Read only where the root's listing shows one: a missing file's lstat is a thrown error.
+    const flags = sources.flagsFile ? await compileFlags(root) : [];
     const entry = (file: string, extra: string[] = []) => [
       file,
       { workingDirectory: root, compilationCommand: ["clang", ...flags, ...extra, file] },
@@ -155,17 +156,19 @@ async function compileFlags(root: string): Promise<string[]> {
 }
 
 /**
- * The C-family source files under `root`, at most MAX_SOURCES, and the `.h` headers. Symlinks are not followed (a
+ * The C-family source files under `root`, at most MAX_SOURCES, the `.h` headers, and whether the root
+ * holds a compile_flags.txt (a regular file). Symlinks are not followed (a
  * repository cannot point the walk outside itself); hidden and build folders are skipped.
  */
 async function sourcesUnder(
   root: string,
-): Promise<{ files: string[]; headers: string[]; capped: boolean }> {
+): Promise<{ files: string[]; headers: string[]; capped: boolean; flagsFile: boolean }> {
   const files: string[] = [];
   const headers: string[] = [];
   const pending = [root];
+  let flagsFile = false;
   for (let seen = 0; pending.length > 0; seen++) {
-    if (seen === MAX_FOLDERS) return { files, headers, capped: true };
+    if (seen === MAX_FOLDERS) return { files, headers, capped: true, flagsFile };
     const dir = pending.shift()!;
     let entries: Deno.DirEntry[];
     try {
@@ -174,17 +177,18 @@ async function sourcesUnder(
       continue;
     }
     entries.sort((a, b) => compareText(a.name, b.name));
+    if (dir === root) flagsFile = entries.some((e) => e.name === "compile_flags.txt" && e.isFile);
     for (const entry of entries) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) {
         if (!entry.name.startsWith(".") && !SKIPPED.has(entry.name)) pending.push(path);
       } else if (entry.isFile && SOURCES.has(extname(entry.name).toLowerCase())) {
-        if (files.length === MAX_SOURCES) return { files, headers, capped: true };
+        if (files.length === MAX_SOURCES) return { files, headers, capped: true, flagsFile };
         files.push(path);
       } else if (entry.isFile && entry.name.endsWith(".h") && headers.length < MAX_SOURCES) {
         headers.push(path);
       }
     }
   }
-  return { files, headers, capped: false };
+  return { files, headers, capped: false, flagsFile };
 }

@@ -212,6 +212,9 @@ export class Session {
         );
       }
       if (name === "cancel") return this.#cancel(id, fields);
+      if (typeof fields.file === "string" && !this.manager.anyStarted) {
+        await this.#prestart(fields.file);
+      }
       const action = await loadAction(name);
       if (!action) {
         throw new LspGateError(
@@ -276,6 +279,17 @@ export class Session {
     } finally {
       if (this.#inFlight.get(key) === controller) this.#inFlight.delete(key);
     }
+  }
+
+  /** A session's first question about a file: its server is spawned first (manager.prestart). */
+  async #prestart(file: string): Promise<void> {
+    let path: string;
+    try {
+      path = await this.workspace.resolve(file);
+    } catch {
+      return; // Said by the question itself.
+    }
+    await this.manager.prestart(path);
   }
 
   #run(...[key, controller, notes, run, input]: RunArgs) {

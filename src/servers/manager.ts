@@ -49,6 +49,8 @@ export class ServerManager {
   #leaveBudget?: () => Promise<void>;
   /** This manager as the memory budget's pool sees it. */
   readonly #budgetMember: BudgetMember;
+  /** What a prestart waits for: the spawn of its entry's server (see prestart). */
+  readonly #spawning = new Map<ServerEntry, () => void>();
   #memory: MemoryReport = { rssMiB: new Map() };
 
   constructor(readonly options: ManagerOptions) {
@@ -58,6 +60,7 @@ export class ServerManager {
       closed: () => this.#closed,
       reopen: (entry, client, paths) => this.#disk.reopen(entry, client, paths),
       exited: (entry, client, info) => recordExit(entry, client, info, options.telemetry),
+      spawning: (entry) => this.#spawning.get(entry)?.(),
     });
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
@@ -78,6 +81,34 @@ export class ServerManager {
   /** The adapter and root for a file, or undefined when no adapter handles its type. */
   pick(file: string): Promise<Pick | undefined> {
     return this.#picks.pick(file);
+  }
+
+  /**
+   * Starts the server `file` (a real path in the workspace) would be asked of, without waiting,
+   * when none has been started yet: a session's first question then has its server spawned before
+   * its action's code loads and its input is checked (~7 ms), and that work runs while the server
+   * starts. Resolves once the server is being spawned (or will not be). What goes wrong (no
+   * server, a refusal, a failed start) is left for the question.
+   */
+  async prestart(file: string): Promise<void> {
+    if (this.#closed || this.anyStarted) return;
+    try {
+      const pick = await this.pick(file);
+      if (!pick || this.anyStarted) return;
+      await this.#refuseFile(pick, file);
+      const entry = this.#entry(pick.adapter, pick.root);
+      const spawning = new Promise<void>((resolve) => this.#spawning.set(entry, resolve));
+      await Promise.race([spawning, this.#clientOf(entry)]);
+    } catch {
+      // Left for the question, which meets the same refusal or failed start.
+    } finally {
+      this.#spawning.clear();
+    }
+  }
+
+  /** Whether any server has been started (or asked for) in this manager's life. */
+  get anyStarted(): boolean {
+    return this.#entries.size > 0;
   }
 
   /** Every known server. */

@@ -19,6 +19,8 @@ export interface StartHooks {
   reopen(entry: ServerEntry, client: ServerClient, paths: string[]): Promise<void>;
   /** Hears a started server's exit. */
   exited(entry: ServerEntry, client: ServerClient, info: ExitInfo): void;
+  /** Hears that `entry`'s server is about to be spawned (what held it back is done). */
+  spawning?(entry: ServerEntry): void;
 }
 
 /** Starts servers for the manager's entries and cleans up after them. */
@@ -62,6 +64,7 @@ export class ServerStarter {
       // The client runs on this thread, the sandbox its wall (see permissions.md); `clientWorkers`
       // puts it in a Worker allowed to spawn that one binary and nothing else.
       const binary = wrapped.command[0];
+      this.hooks.spawning?.(entry);
       const client = this.options.isolate
         ? await WorkerClient.start(options, { run: [binary] })
         : await LspClient.start(options).catch((error) => {
