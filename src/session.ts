@@ -212,9 +212,9 @@ export class Session {
         );
       }
       if (name === "cancel") return this.#cancel(id, fields);
-      if (typeof fields.file === "string" && !this.manager.anyStarted) {
-        await this.#prestart(fields.file);
-      }
+      // Only a read-only query, which no role is refused: a refused request starts nothing.
+      const query = ASKED_WHILE_FLUSHING.has(name) && typeof fields.file === "string";
+      if (query && !this.manager.anyStarted) await this.#prestart(fields.file as string);
       const action = await loadAction(name);
       if (!action) {
         throw new LspGateError(
@@ -281,7 +281,10 @@ export class Session {
     }
   }
 
-  /** A session's first question about a file: its server is spawned first (manager.prestart). */
+  /**
+   * A session's first read-only query about a file: its server is spawned before the action's
+   * code loads and the input is checked (manager.prestart); a bad input still starts it.
+   */
   async #prestart(file: string): Promise<void> {
     let path: string;
     try {

@@ -1,6 +1,7 @@
-// A session's first question about a file has its server spawned before its action's code loads
-// and its input is checked (ServerManager.prestart): real clangd on tests/fixtures/c. What the
-// question answers is as it was; a file outside the root starts nothing.
+// A session's first read-only query about a file has its server spawned before its action's code
+// loads and its input is checked (ServerManager.prestart): real clangd on tests/fixtures/c. What
+// the question answers is as it was; a file outside the root starts nothing, and a refused write
+// action starts nothing either (tests/security/attack_policy_test.ts).
 import assert from "node:assert/strict";
 import { ADAPTERS, defaultConfig, Session } from "../../mod.ts";
 import { expectOk, locationsOf } from "../helpers/session.ts";
