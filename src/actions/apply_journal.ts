@@ -3,46 +3,14 @@
 // One journal and one lock file per workspace root; the lock (flock, released by the kernel when a
 // process dies) tells a journal whose apply is running from one whose process is gone.
 import { join } from "../posix_path.ts";
-import * as z from "../zod.ts";
 import { LspGateError } from "../errors.ts";
 import { runtimeFolderPath, uid } from "../fs.ts";
 import { sameFile } from "../permissions/file_io.ts";
 import { ownUidIn } from "../runtime_folder.ts";
 
-const stepSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("replace"),
-    target: z.string(),
-    temp: z.string(),
-    backup: z.optional(z.string()),
-  }),
-  z.object({
-    kind: z.literal("move"),
-    from: z.string(),
-    to: z.string(),
-    backup: z.optional(z.string()),
-    ino: z.nullable(z.number()),
-  }),
-  z.object({ kind: z.literal("delete"), target: z.string(), backup: z.string() }),
-]);
+import type { JournalRecord } from "./apply_journal_schema.ts";
 
-/** One step of an apply, in the order it is carried out. */
-export type Step = z.infer<typeof stepSchema>;
-
-const recordSchema = z.object({
-  version: z.literal(1),
-  root: z.string(),
-  pid: z.number(),
-  startedAt: z.string(),
-  /** `preparing`: side files being written, no target touched; `committing`: targets replaced. */
-  phase: z.enum(["preparing", "committing"]),
-  steps: z.array(stepSchema),
-  /** Folders the apply created (for a move or a new file), deepest last. */
-  folders: z.array(z.string()),
-});
-
-/** What a journal holds. */
-export type JournalRecord = z.infer<typeof recordSchema>;
+export type { JournalRecord, Step } from "./apply_journal_schema.ts";
 
 /**
  * Whether the runtime folder may hold a journal of any root: false when its listing (in the thread)
@@ -126,6 +94,7 @@ export class ApplyJournal {
       file.close();
     }
     try {
+      const { recordSchema } = await import("./apply_journal_schema.ts");
       const parsed = recordSchema.safeParse(JSON.parse(text));
       if (parsed.success) return parsed.data;
     } catch {

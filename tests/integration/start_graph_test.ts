@@ -68,6 +68,28 @@ Deno.test("zod's full API is loaded only by the MCP front end; every other schem
   assert.deepEqual(mini, ["src/zod.ts"]);
 });
 
+Deno.test("a session's opening loads no zod: its schemas load with the first action, after the first question's server is spawned", async () => {
+  const own = await ownImports();
+  // What a session statically imports, as the bundle evaluates it when the session opens.
+  const reached = new Set<string>();
+  const pending = ["src/session.ts"];
+  while (pending.length) {
+    const module = pending.pop()!;
+    if (reached.has(module)) continue;
+    reached.add(module);
+    for (const dependency of own.get(module) ?? []) {
+      const code = dependency.code?.specifier;
+      if (code?.startsWith(home) && !dependency.isDynamic) pending.push(code.slice(home.length));
+    }
+  }
+  assert.ok(reached.has("src/actions/apply_journal.ts"), "the graph reaches the apply journal");
+  assert.equal(
+    reached.has("src/zod.ts"),
+    false,
+    "src/zod.ts is imported statically by the session",
+  );
+});
+
 Deno.test("no module of lspgate's orders text with localeCompare, whose first call loads ICU's collation data", async () => {
   const own = await ownImports();
   const calling: string[] = [];
