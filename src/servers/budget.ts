@@ -12,6 +12,7 @@
  */
 
 import { type ProcessTable, readProcessesSoon } from "./memory.ts";
+import { boundDelay } from "../lsp/client_util.ts";
 
 /** A running server as the budget sees it. */
 export interface BudgetServer {
@@ -107,6 +108,8 @@ export interface BudgetMember {
 const CHECK_EVERY_MS = 10_000;
 /** At most one check this often after requests end (each reads /proc). */
 const THROTTLE_MS = 1_000;
+/** The longest `status` waits for a check in flight. */
+const SETTLE_MS = 2_000;
 /** How soon a server's start is checked where no request's end checks it first (a warm-up). */
 const AFTER_START_MS = 1_000;
 
@@ -200,10 +203,13 @@ export class BudgetPool {
     Deno.unrefTimer(this.#afterStart);
   }
 
-  /** Runs a check a start made due, and waits for any in flight: `status` says what is now. */
+  /**
+   * Runs a check a start made due, and waits for any in flight (at most SETTLE_MS: a /proc read
+   * stuck on a process must not hold `status`): `status` says what is now.
+   */
   async settled(): Promise<void> {
     if (this.#due) this.check(true);
-    await this.#checking;
+    if (this.#checking) await Promise.race([this.#checking, boundDelay(SETTLE_MS)]);
   }
 
   /**

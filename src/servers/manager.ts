@@ -50,7 +50,7 @@ export class ServerManager {
   /** This manager as the memory budget's pool sees it. */
   readonly #budgetMember: BudgetMember;
   /** What a prestart waits for: the spawn of its entry's server (see prestart). */
-  readonly #spawning = new Map<ServerEntry, () => void>();
+  readonly #spawning = new Map<ServerEntry, { spawned: Promise<void>; resolve: () => void }>();
   #memory: MemoryReport = { rssMiB: new Map() };
 
   constructor(readonly options: ManagerOptions) {
@@ -60,7 +60,10 @@ export class ServerManager {
       closed: () => this.#closed,
       reopen: (entry, client, paths) => this.#disk.reopen(entry, client, paths),
       exited: (entry, client, info) => recordExit(entry, client, info, options.telemetry),
-      spawning: (entry) => this.#spawning.get(entry)?.(),
+      spawning: (entry) => {
+        this.#spawning.get(entry)?.resolve();
+        this.#spawning.delete(entry);
+      },
     });
     if (options.idleShutdownMs) {
       this.#idleTimer = setInterval(
@@ -97,12 +100,17 @@ export class ServerManager {
       if (!pick || this.anyStarted) return;
       await this.#refuseFile(pick, file);
       const entry = this.#entry(pick.adapter, pick.root);
-      const spawning = new Promise<void>((resolve) => this.#spawning.set(entry, resolve));
-      await Promise.race([spawning, this.#clientOf(entry)]);
+      // Shared by two first queries that met here at once (the second would wait for the start).
+      let wait = this.#spawning.get(entry);
+      if (!wait && !entry.starting) {
+        let resolve!: () => void;
+        const spawned = new Promise<void>((done) => resolve = done);
+        this.#spawning.set(entry, wait = { spawned, resolve });
+      }
+      const started = this.#clientOf(entry);
+      await (wait ? Promise.race([wait.spawned, started]) : started);
     } catch {
       // Left for the question, which meets the same refusal or failed start.
-    } finally {
-      this.#spawning.clear();
     }
   }
 
