@@ -1,13 +1,13 @@
 import { LspGateError, toLspGateError } from "../errors.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import type { Adapter } from "./adapter.ts";
-import type { Pick } from "./pick.ts";
+import { type Pick, refuseFile } from "./pick.ts";
 import { DocumentLocks } from "./document_locks.ts";
 import type { FileChange } from "./watcher.ts";
 import { overlayLock } from "./overlay_lock.ts";
 import { toFileUrl } from "./uri.ts";
 export { mergeSettings } from "./server_options.ts";
-import { budgetServers, readProcesses } from "./memory.ts";
+import { budgetServers, measureServers } from "./memory.ts";
 import type { BudgetMember } from "./budget.ts";
 import { PickCache } from "./pick_cache.ts";
 import { DiskSync } from "./disk_sync.ts";
@@ -98,7 +98,7 @@ export class ServerManager {
     try {
       const pick = await this.pick(file);
       if (!pick || this.anyStarted) return;
-      await this.#refuseFile(pick, file);
+      await refuseFile(this.options, pick, file);
       const entry = this.#entry(pick.adapter, pick.root);
       // Shared by two first queries that met here at once (the second would wait for the start).
       let wait = this.#spawning.get(entry);
@@ -171,24 +171,6 @@ export class ServerManager {
     return { leases, failures };
   }
 
-  /** Throws ACTION_NOT_ALLOWED where `pick`'s adapter must not be asked about `file` (untrusted). */
-  async #refuseFile(pick: Pick, file: string): Promise<void> {
-    const refuse = pick.adapter.refuseFile;
-    if (!refuse) return;
-    const trusted = (this.options.trustedRoots ?? []).some((t) =>
-      pick.root === t || pick.root.startsWith(t + "/")
-    );
-    if (trusted) return;
-    const reason = await refuse({ workspace: this.options.workspace, file });
-    if (!reason) return;
-    throw new LspGateError(
-      "ACTION_NOT_ALLOWED",
-      `${pick.adapter.id} is not asked about ${file.slice(this.options.workspace.length + 1)}: ` +
-        reason,
-      { server: pick.adapter.id },
-    );
-  }
-
   async #lease(
     pick: Pick,
     file: string,
@@ -196,7 +178,7 @@ export class ServerManager {
     lock?: OverlayLock,
   ): Promise<Lease> {
     if (this.#closed) throw new LspGateError("INTERNAL", "lspgate is shutting down");
-    await this.#refuseFile(pick, file);
+    await refuseFile(this.options, pick, file);
     // A file under another request's overlay is waited for: this query must not see its text.
     const releaseHold = lock?.paths.has(file) ? () => {} : await this.#locks.shared(file, signal);
     const entry = this.#entry(pick.adapter, pick.root);
@@ -379,21 +361,7 @@ export class ServerManager {
 
   /** The running servers' memory, as last measured, with the budget. Measures now when asked. */
   memory(measure = false): MemoryReport {
-    if (measure) {
-      const processes = readProcesses();
-      const servers = budgetServers(this.entries(), processes);
-      const rssMiB = new Map<string, number>();
-      for (const { key, rssMiB: mib } of servers) {
-        if (mib !== undefined) rssMiB.set(key, Math.round(mib));
-      }
-      this.#memory = {
-        processes,
-        rssMiB,
-        totalMiB: processes
-          ? Math.round(servers.reduce((sum, s) => sum + (s.rssMiB ?? 0), 0))
-          : undefined,
-      };
-    }
+    if (measure) this.#memory = measureServers(this.entries());
     return {
       ...this.#memory,
       budgetMiB: this.options.budget?.budgetMiB,

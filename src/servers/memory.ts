@@ -10,7 +10,7 @@
  */
 
 import type { BudgetServer } from "./budget.ts";
-import type { ServerEntry } from "./manager_types.ts";
+import type { MemoryReport, ServerEntry } from "./manager_types.ts";
 import { field, nestedDepth, statusTable } from "./proc_namespace.ts";
 
 /** Each running server's process tree, measured from `processes`, as the memory budget sees it. */
@@ -28,6 +28,20 @@ export function budgetServers(
       lastUsed: entry.lastUsed,
     }];
   });
+}
+
+/** Every running server's process tree measured now, as `status` reports it (budget aside). */
+export function measureServers(entries: readonly ServerEntry[]): MemoryReport {
+  const processes = readProcesses();
+  const servers = budgetServers(entries, processes);
+  const rssMiB = new Map<string, number>();
+  for (const { key, rssMiB: mib } of servers) {
+    if (mib !== undefined) rssMiB.set(key, Math.round(mib));
+  }
+  const totalMiB = processes
+    ? Math.round(servers.reduce((sum, s) => sum + (s.rssMiB ?? 0), 0))
+    : undefined;
+  return { processes, rssMiB, totalMiB };
 }
 
 /** Every process's parent, by pid: one read of `/proc` (memory is read per tree asked about). */

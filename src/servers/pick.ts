@@ -1,12 +1,37 @@
 import { basename, dirname, extname, join } from "../posix_path.ts";
 import type { Adapter } from "./adapter.ts";
 import { pathExists } from "../fs.ts";
+import { LspGateError } from "../errors.ts";
 
 /** The adapter chosen for a file, the project root it serves, and the file's language id. */
 export interface Pick {
   adapter: Adapter;
   root: string;
   languageId: string;
+}
+
+/**
+ * Throws ACTION_NOT_ALLOWED where `pick`'s adapter must not be asked about `file`: its own rule
+ * for an untrusted root (a root under one of `trustedRoots` is asked anything).
+ */
+export async function refuseFile(
+  options: { workspace: string; trustedRoots?: readonly string[] },
+  pick: Pick,
+  file: string,
+): Promise<void> {
+  const refuse = pick.adapter.refuseFile;
+  if (!refuse) return;
+  const trusted = (options.trustedRoots ?? []).some((t) =>
+    pick.root === t || pick.root.startsWith(t + "/")
+  );
+  if (trusted) return;
+  const reason = await refuse({ workspace: options.workspace, file });
+  if (!reason) return;
+  throw new LspGateError(
+    "ACTION_NOT_ALLOWED",
+    `${pick.adapter.id} is not asked about ${file.slice(options.workspace.length + 1)}: ${reason}`,
+    { server: pick.adapter.id },
+  );
 }
 
 /**
