@@ -137,24 +137,50 @@ async function readConfig(
   sections: readonly string[],
 ): Promise<PyrightConfig | undefined> {
   const json = await context.readText(join(context.root, "pyrightconfig.json"));
-  if (json !== undefined) {
-    const value: unknown = await parseJsonc(json);
-    if (typeof value !== "object" || value === null) return undefined;
-    const { include, exclude } = value as Record<string, unknown>;
-    return { source: "pyrightconfig.json's", include: strings(include), exclude: strings(exclude) };
-  }
+  if (json !== undefined) return await parsed(json, sections, parseJsonConfig);
   const toml = await context.readText(join(context.root, "pyproject.toml"));
   if (toml === undefined) return undefined;
+  return await parsed(toml, sections, parseTomlConfig);
+}
+
+/**
+ * The last configs parsed, by their text: every question reads its root's config, unchanged
+ * between questions, and parsing it again cost a references question on pygments ~0.1 ms.
+ */
+const parsedConfigs: { text: string; sections: readonly string[]; config?: PyrightConfig }[] = [];
+const PARSED_KEPT = 8;
+
+async function parsed(
+  text: string,
+  sections: readonly string[],
+  parse: (text: string, sections: readonly string[]) => Promise<PyrightConfig | undefined>,
+): Promise<PyrightConfig | undefined> {
+  const kept = parsedConfigs.find((p) => p.text === text && p.sections === sections);
+  if (kept) return kept.config;
+  const config = await parse(text, sections);
+  parsedConfigs.unshift({ text, sections, config });
+  parsedConfigs.length = Math.min(parsedConfigs.length, PARSED_KEPT);
+  return config;
+}
+
+async function parseJsonConfig(json: string): Promise<PyrightConfig | undefined> {
+  const value: unknown = await parseJsonc(json);
+  if (typeof value !== "object" || value === null) return undefined;
+  const { include, exclude } = value as Record<string, unknown>;
+  return { source: "pyrightconfig.json's", include: strings(include), exclude: strings(exclude) };
+}
+
+function parseTomlConfig(toml: string, sections: readonly string[]) {
   for (const section of sections) {
     const table = tomlTable(toml, section);
     if (table === undefined) continue;
-    return {
+    return Promise.resolve<PyrightConfig>({
       source: `pyproject.toml's [${section}]`,
       include: tomlStrings(table, "include"),
       exclude: tomlStrings(table, "exclude"),
-    };
+    });
   }
-  return undefined;
+  return Promise.resolve(undefined);
 }
 
 function strings(value: unknown): string[] | undefined {

@@ -15,7 +15,19 @@ export type AgentLocation = LocationView;
  */
 export class FileCache {
   #files = new Map<string, Promise<TextLines | undefined>>();
+  #names = new Map<string, string>();
   constructor(private readonly context: ActionContext) {}
+
+  /** How a server-given URI is named to the agent: workspace-relative when inside, else as given. */
+  nameOf(uri: string): string {
+    let name = this.#names.get(uri);
+    if (name === undefined) {
+      const path = fromFileUrl(uri);
+      name = path ? this.context.workspace.relative(path) : uri;
+      this.#names.set(uri, name);
+    }
+    return name;
+  }
 
   /** The lines of a server-given URI, or undefined when it is outside the readable roots. */
   linesOf(uri: string): Promise<TextLines | undefined> {
@@ -58,15 +70,14 @@ export function rawLocations(raw: RawLocations): { uri: string; range: proto.Ran
 
 /** Converts one server location to the agent's view, with `contextLines` lines of source. */
 export async function toAgentLocation(
-  context: ActionContext,
   files: FileCache,
   location: { uri: string; range: proto.Range },
   encoding: PositionEncoding,
   withContext: boolean,
 ): Promise<AgentLocation> {
   const lines = await files.linesOf(location.uri);
-  const path = fromFileUrl(location.uri);
-  const file = path ? context.workspace.relative(path) : location.uri;
+  // Once per file of an answer, not per location (references name a file many times).
+  const file = files.nameOf(location.uri);
   if (!lines) {
     const { start, end } = location.range;
     return {
@@ -106,7 +117,7 @@ export async function toAgentLocations(
     return true;
   });
   const converted = await Promise.all(
-    unique.map((l, i) => toAgentLocation(context, files, l, encoding, i < withContext)),
+    unique.map((l, i) => toAgentLocation(files, l, encoding, i < withContext)),
   );
   return converted;
 }

@@ -17,6 +17,8 @@ import type { InotifyProcess } from "./inotify_process.ts";
 
 /** How long a flush waits for the watcher before going on without it. */
 const FLUSH_WAIT_MS = 200;
+/** Why a flush's bound is lifted: it came (an abort's reason, see bounded()). */
+const SETTLED = "settled";
 /** Barriers missed in a row after which the watcher is given up (see missedBarrier). */
 const MAX_MISSED = 3;
 /** How many times a watcher process that ended (killed, say) is started again. */
@@ -277,13 +279,16 @@ export function watchWorkspace(
 
   /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
   async function bounded(promise: Promise<void>): Promise<boolean> {
-    // The first question's flush comes before its server's spawn: a bound that loads no timers.
+    // The first question's flush comes before its server's spawn: a bound that loads no timers
+    // (and measured no slower per query than setTimeout's, on pyright/pygments).
     const settled = new AbortController();
     const came = await Promise.race([
       promise.then(() => true),
       boundDelay(FLUSH_WAIT_MS, settled.signal).then(() => false),
     ]);
-    settled.abort();
+    // A reason of our own: an abort without one builds a DOMException and its stack (4% of
+    // lspgate's CPU in a profile of 90 pygments references in a row, under the profiler).
+    settled.abort(SETTLED);
     return came;
   }
 

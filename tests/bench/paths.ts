@@ -1,7 +1,8 @@
 // Where a query's time goes by the path an agent takes to lspgate: the same definition, hover and
 // references asked of the same server binary on one workspace, by the direct client and by each
 // of lspgate's ways in (JSON lines with a column, a `symbol` or a `query` position; sandboxed;
-// through the daemon; MCP; one `lspgate call` process per query). Each path has its own copy of
+// through the daemon; MCP; one `lspgate call` process per query; `mod.ts` as a library in the
+// benchmark's own process). Each path has its own copy of
 // the workspace and its own server; rounds are interleaved and the first path rotates. Prints
 // medians in ms and each path's cost over the direct client; asserts nothing.
 //
@@ -214,6 +215,40 @@ async function mcpPath(): Promise<Path> {
   };
 }
 
+/**
+ * lspgate as a library (`mod.ts`), in this process as a Deno agent would embed it: the same session
+ * and server, no pipe to lspgate and back (sandbox none, as the other paths).
+ */
+async function libraryPath(): Promise<Path> {
+  const root = await copyWorkspace(folder!, scenario!);
+  const at = await places(root);
+  const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
+  const session = await Session.open({
+    root,
+    role: "main",
+    allowMutations: false,
+    adapters: ADAPTERS,
+    config: defaultConfig(),
+  });
+  const label = "library (mod.ts, in process)";
+  let id = 0;
+  return {
+    label,
+    async ask(query, round) {
+      const { place, name } = spotOf(at, query, round);
+      const response = await session.handle({
+        id: ++id,
+        ...requestOf(query, place, "column", name),
+      });
+      check(label, query, response as GateResponse);
+    },
+    async close() {
+      await session.close();
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
 async function directPath(): Promise<Path> {
   const root = await copyWorkspace(folder!, scenario!);
   const target = await locate(root, { ...scenario!.definition.expect, symbol: "" });
@@ -288,6 +323,7 @@ const makers: [string, () => Promise<Path>][] = [
       }),
   ],
   ["mcp", mcpPath],
+  ["library", libraryPath],
   ["call", () => callPerQuery(runtime)],
 ];
 const paths: Path[] = [];
