@@ -147,18 +147,30 @@ async function readConfig(
  * The last configs parsed, by their text: every question reads its root's config, unchanged
  * between questions, and parsing it again cost a references question on pygments ~0.1 ms.
  */
-const parsedConfigs: { text: string; sections: readonly string[]; config?: PyrightConfig }[] = [];
+const parsedConfigs: {
+  text: string;
+  sections: readonly string[];
+  parse: ConfigParser;
+  config?: PyrightConfig;
+}[] = [];
+type ConfigParser = (
+  text: string,
+  sections: readonly string[],
+) => Promise<PyrightConfig | undefined>;
 const PARSED_KEPT = 8;
 
 async function parsed(
   text: string,
   sections: readonly string[],
-  parse: (text: string, sections: readonly string[]) => Promise<PyrightConfig | undefined>,
+  parse: ConfigParser,
 ): Promise<PyrightConfig | undefined> {
-  const kept = parsedConfigs.find((p) => p.text === text && p.sections === sections);
+  // By the parser too: the same text read as pyrightconfig.json is not what it said as TOML.
+  const kept = parsedConfigs.find((p) =>
+    p.text === text && p.sections === sections && p.parse === parse
+  );
   if (kept) return kept.config;
   const config = await parse(text, sections);
-  parsedConfigs.unshift({ text, sections, config });
+  parsedConfigs.unshift({ text, sections, parse, config });
   parsedConfigs.length = Math.min(parsedConfigs.length, PARSED_KEPT);
   return config;
 }

@@ -67,4 +67,16 @@ Deno.test("pyright's coverage follows its config and the file list, each questio
   // And the first list again, with the first config.
   texts.set("/ws/pyproject.toml", '[tool.pyright]\ninclude = ["src"]\n');
   assert.equal((await hook(context(files))).reason?.includes("tests/t.py, docs/conf.py"), true);
+  // The same text, first as pyproject.toml (no [tool.pyright]: nothing configured), then as
+  // pyrightconfig.json (include src): each read as what it is, not as the text parsed before.
+  const json = '{"include": ["src"]}';
+  texts.set("/ws/pyproject.toml", json);
+  assert.deepEqual(await hook(context(files)), { partial: false });
+  texts.delete("/ws/pyproject.toml");
+  texts.set("/ws/pyrightconfig.json", json);
+  assert.deepEqual(await hook(context(files)), {
+    partial: true,
+    reason:
+      "pyrightconfig.json's include leaves tests/t.py, docs/conf.py out, where `greet` is a word",
+  });
 });
