@@ -1,5 +1,4 @@
 import { join } from "../posix_path.ts";
-import { isSkippedFolder } from "../permissions/walk.ts";
 import { boundDelay } from "../lsp/client_util.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 import {
@@ -12,6 +11,9 @@ import {
 } from "./watch_places.ts";
 export { IN_THREAD_MAX } from "./watch_places.ts";
 export type { FileChange } from "./watch_protocol.ts";
+import type { ChangeTracking, WatchOptions, WorkspaceWatcher } from "./watcher_types.ts";
+export type { ChangeTracking, WatchOptions, WorkspaceWatcher } from "./watcher_types.ts";
+import { isRealFolder, withNewFolders } from "./new_folders.ts";
 import { type WatchService, watchService } from "./watch_service.ts";
 import type { InotifyProcess } from "./inotify_process.ts";
 
@@ -24,56 +26,6 @@ const MAX_MISSED = 3;
 /** How many times a watcher process that ended (killed, say) is started again. */
 const MAX_RESTARTS = 3;
 const TICK_BYTE = new Uint8Array([0x2e]);
-
-/** A running workspace watcher. */
-export interface WorkspaceWatcher {
-  /** Delivers every change made before the call (with a barrier; else those already seen). */
-  flush(): Promise<void>;
-  /**
-   * True while a flush is exact: the watcher runs, a barrier orders its events, and none were
-   * lost. A caller may then trust it to have heard of every change, instead of checking.
-   */
-  readonly exact: boolean;
-  /** How changes on disk are followed, for `status`. */
-  readonly tracking: ChangeTracking;
-  /**
-   * How many reports of changes (or of changes lost) the watcher has made, or undefined while
-   * one is still being delivered: equal before and after a flush, nothing changed in between.
-   */
-  readonly heard: number | undefined;
-  /** Where the watching runs, once that is decided. */
-  readonly runsOn: "main thread" | "worker" | "process" | undefined;
-  /** The watcher process's pid, where it runs in one. */
-  readonly processId: number | undefined;
-  /** Whether that process watches other roots too (a daemon's, shared by its sessions). */
-  readonly processShared: boolean;
-  stop(): void;
-}
-
-/**
- * "exact": every change made before a query reaches the servers first (the barrier);
- * "best effort": those the watcher has read by then; "off": the watcher is not running (open
- * documents are still checked before each query).
- */
-export type ChangeTracking = "exact" | "best effort" | "off";
-
-/** What a watcher reports besides changes. */
-export interface WatchOptions {
-  /** The kernel's event queue overflowed: changes were lost, so nothing known can be trusted. */
-  onLost?: () => void;
-  /**
-   * Watch on this thread rather than in a Worker (~15 MiB less, one thread hop less per flush)
-   * where the tree is within IN_THREAD_MAX. Only for a session that lasts as
-   * long as its process: a stopped watcher is abandoned, not closed (see watch_service.ts), and the
-   * process's exit ends it.
-   */
-  inThread?: boolean;
-  /**
-   * Where the watching does not run on this thread: lspgate's own watcher process
-   * (inotify_watch.ts) where it can start, a Worker otherwise (the default; false: a Worker).
-   */
-  process?: boolean;
-}
 
 /**
  * Watches the workspace so servers hear about files other tools change (for files they do not
@@ -428,45 +380,4 @@ export function watchWorkspace(
       removeBarrier();
     },
   };
-}
-
-/** Most entries of created folders listed for the files in them, per batch of changes. */
-const MAX_NEW_FOLDER_ENTRIES = 2_000;
-
-/**
- * `changes`, and a creation for each file found in a folder they say was created (links not
- * followed, the heavy folders left out), at most MAX_NEW_FOLDER_ENTRIES entries looked at; the
- * created folders are added to `created`.
- */
-function withNewFolders(changes: FileChange[], created?: Set<string>): FileChange[] {
-  const found: FileChange[] = [];
-  let looked = 0;
-  const pending = changes.filter((c) => c.type === 1 && isRealFolder(c.path)).map((c) => c.path);
-  for (const folder of pending) created?.add(folder);
-  while (pending.length && looked < MAX_NEW_FOLDER_ENTRIES) {
-    const folder = pending.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(folder)];
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (++looked > MAX_NEW_FOLDER_ENTRIES) break;
-      const path = `${folder}/${entry.name}`;
-      if (entry.isFile) found.push({ path, type: 1 });
-      else if (entry.isDirectory && !isSkippedFolder(folder, entry.name)) pending.push(path);
-    }
-  }
-  if (found.length === 0) return changes;
-  const known = new Set(changes.map((c) => c.path));
-  return [...changes, ...found.filter((c) => !known.has(c.path))];
-}
-
-function isRealFolder(path: string): boolean {
-  try {
-    return Deno.lstatSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
