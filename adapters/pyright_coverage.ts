@@ -156,7 +156,7 @@ const parsedConfigs: {
 type ConfigParser = (
   text: string,
   sections: readonly string[],
-) => Promise<PyrightConfig | undefined>;
+) => PyrightConfig | undefined | Promise<PyrightConfig | undefined>;
 const PARSED_KEPT = 8;
 
 async function parsed(
@@ -182,17 +182,17 @@ async function parseJsonConfig(json: string): Promise<PyrightConfig | undefined>
   return { source: "pyrightconfig.json's", include: strings(include), exclude: strings(exclude) };
 }
 
-function parseTomlConfig(toml: string, sections: readonly string[]) {
+function parseTomlConfig(toml: string, sections: readonly string[]): PyrightConfig | undefined {
   for (const section of sections) {
     const table = tomlTable(toml, section);
     if (table === undefined) continue;
-    return Promise.resolve<PyrightConfig>({
+    return {
       source: `pyproject.toml's [${section}]`,
       include: tomlStrings(table, "include"),
       exclude: tomlStrings(table, "exclude"),
-    });
+    };
   }
-  return Promise.resolve(undefined);
+  return undefined;
 }
 
 function strings(value: unknown): string[] | undefined {
