@@ -18,11 +18,19 @@ const READ_SIZE = 64 * 1024;
 async function* textOf(source: ByteSource): AsyncGenerator<string> {
   // Told apart by their methods: naming ReadableStream loads Deno's web streams (~4 ms), which a
   // client of the warm daemon (a post-edit hook) never needs.
+  const decoder = new TextDecoder();
   if (!("read" in source)) {
-    yield* source.pipeThrough(new TextDecoderStream());
+    // Its reader, not piped through a TextDecoderStream: each chunk then takes one stream's
+    // promise hops, not three (a flush's answer from lspgate's watcher process is one chunk).
+    const reader = source.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const text = decoder.decode(chunk.value, { stream: true });
+      if (text) yield text;
+    }
+    const last = decoder.decode();
+    if (last) yield last;
     return;
   }
-  const decoder = new TextDecoder();
   const buffer = new Uint8Array(READ_SIZE);
   let n: number | null;
   while ((n = await source.read(buffer)) !== null) {
