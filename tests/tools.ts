@@ -451,8 +451,10 @@ export const RUST_TESTS = {
     "tests/conformance/conformance_test.ts",
     "tests/security/hostile_repo_test.ts",
     "tests/integration/rust_coverage_test.ts",
+    "tests/integration/sandbox_toolchains_test.ts",
   ],
-  filter: "/^(conformance: rust-analyzer|hostile Rust repo|rust-analyzer: )/",
+  filter:
+    "/^(conformance: rust-analyzer|hostile Rust repo|rust-analyzer: |Rust crate with a crates.io)/",
 };
 
 if (import.meta.main && Deno.args[0] === "rust-analyzer") {
