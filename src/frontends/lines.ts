@@ -23,9 +23,14 @@ async function* textOf(source: ByteSource): AsyncGenerator<string> {
     // Its reader, not piped through a TextDecoderStream: each chunk then takes one stream's
     // promise hops, not three (a flush's answer from lspgate's watcher process is one chunk).
     const reader = source.getReader();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      const text = decoder.decode(chunk.value, { stream: true });
-      if (text) yield text;
+    try {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        const text = decoder.decode(chunk.value, { stream: true });
+        if (text) yield text;
+      }
+    } finally {
+      // A caller that stops early lets go of the stream (its reader is not left holding it).
+      reader.releaseLock();
     }
     const last = decoder.decode();
     if (last) yield last;
