@@ -1,0 +1,172 @@
+// How much of a query's time is lspgate's own work: the main thread's CPU time per query (Linux:
+// /proc/self/task/PID/schedstat) beside its latency, for the direct client and for lspgate as a
+// library (`mod.ts`, in the asking process, as paths.ts runs it), each side in a process of its
+// own on its own copy of the workspace, sides alternating. Queries are asked back to back (gap 0)
+// and apart (gap 20 ms, the CPU idle between them, so lspgate's code runs from cold caches as in
+// the benchmark's interleaved rounds). The timers' own CPU (a loop of the same waits without
+// queries) is taken off. Prints medians over the runs; asserts nothing.
+//
+// Usage: deno run -A tests/bench/cpu_per_query.ts [--only clangd/fixture] [--query hover]
+//   [--queries 300] [--runs 3] [--gaps 0,20]
+import { parseArgs } from "node:util";
+import { copyWorkspace } from "./measure.ts";
+import { DirectSide, type Expected, locate } from "./sides.ts";
+import { SCENARIOS } from "./scenarios.ts";
+import type { GateResponse } from "./lspgate_process.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    only: { type: "string", default: "clangd/fixture" },
+    query: { type: "string", default: "definition" },
+    queries: { type: "string", default: "300" },
+    runs: { type: "string", default: "3" },
+    gaps: { type: "string", default: "0,20" },
+    // A child: one side, one gap; prints one JSON line.
+    side: { type: "string" },
+    gap: { type: "string" },
+  },
+});
+const scenario = SCENARIOS.find((s) => s.name.includes(values.only!));
+if (!scenario) throw new Error(`no scenario ${values.only}`);
+const query = values.query as "definition" | "hover";
+if (query !== "definition" && query !== "hover") throw new Error("--query definition or hover");
+const QUERIES = Number(values.queries);
+
+interface Measured {
+  latencyMs: number;
+  cpuMs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The calling thread's CPU time in ns (the main thread: this process's pid is its id). */
+function mainThreadCpu(): () => number {
+  const file = Deno.openSync(`/proc/self/task/${Deno.pid}/schedstat`);
+  const buffer = new Uint8Array(128);
+  const decoder = new TextDecoder();
+  return () => {
+    const n = file.readSync(buffer) ?? 0;
+    file.seekSync(0, Deno.SeekMode.Start);
+    return Number(decoder.decode(buffer.subarray(0, n)).split(" ")[0]);
+  };
+}
+
+/** One side's askers: `ask` answers one query (checked), `close` ends it. */
+async function sideOf(side: string, root: string) {
+  const spot = scenario![query];
+  const place = await locate(root, spot);
+  if (side === "direct") {
+    const target = await locate(root, { ...scenario!.definition.expect, symbol: "" });
+    const expected: Expected = {
+      definition: { file: scenario!.definition.expect.file, line: target.line },
+      references: 1,
+    };
+    const direct = await DirectSide.start(root, scenario!, expected);
+    await direct.prepare(query, 0);
+    return { ask: () => direct.run(query), close: () => direct.close() };
+  }
+  const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
+  const session = await Session.open({
+    root,
+    role: "main",
+    allowMutations: false,
+    adapters: ADAPTERS,
+    config: defaultConfig(),
+  });
+  let id = 0;
+  return {
+    async ask() {
+      const request = { id: ++id, action: query, file: place.file };
+      const response = await session.handle({
+        ...request,
+        line: place.line + 1,
+        column: place.column,
+      }) as GateResponse;
+      if (!response.ok) throw new Error(`${query}: ${JSON.stringify(response.error)}`);
+    },
+    close: () => session.close(),
+  };
+}
+
+async function child(side: string, gap: number): Promise<Measured> {
+  const root = await copyWorkspace((await scenario!.folder())!, scenario!);
+  const { ask, close } = await sideOf(side, root);
+  try {
+    // Warm: the server's project loaded, the file open, lspgate's code run a few times.
+    for (let attempt = 0;; attempt++) {
+      try {
+        await ask();
+        break;
+      } catch (error) {
+        if (attempt > 60) throw error;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    for (let i = 0; i < 20; i++) await ask();
+    const cpu = mainThreadCpu();
+    const wait = () => gap ? new Promise((r) => setTimeout(r, gap)) : Promise.resolve();
+    const idleStart = cpu();
+    for (let i = 0; i < QUERIES; i++) await wait();
+    const timersNs = cpu() - idleStart;
+    const latencies: number[] = [];
+    const start = cpu();
+    for (let i = 0; i < QUERIES; i++) {
+      await wait();
+      const t0 = performance.now();
+      await ask();
+      latencies.push(performance.now() - t0);
+    }
+    const cpuNs = cpu() - start - timersNs;
+    return { latencyMs: median(latencies), cpuMs: cpuNs / QUERIES / 1e6 };
+  } finally {
+    await close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+if (values.side) {
+  console.log(JSON.stringify(await child(values.side, Number(values.gap ?? 0))));
+  Deno.exit(0);
+}
+
+const gaps = values.gaps!.split(",").map(Number);
+const sides = ["direct", "library"];
+const results = new Map<string, Measured[]>();
+for (let run = 0; run < Number(values.runs); run++) {
+  for (const gap of gaps) {
+    for (const side of run % 2 ? [...sides].reverse() : sides) {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          import.meta.filename!,
+          `--only=${values.only}`,
+          `--query=${query}`,
+          `--queries=${QUERIES}`,
+          `--side=${side}`,
+          `--gap=${gap}`,
+        ],
+        stdout: "piped",
+        stderr: "inherit",
+      }).output();
+      if (!output.success) throw new Error(`${side}, gap ${gap}: failed`);
+      const line = new TextDecoder().decode(output.stdout).trim().split("\n").at(-1)!;
+      const key = `${side}\t${gap}`;
+      results.set(key, [...results.get(key) ?? [], JSON.parse(line)]);
+    }
+  }
+}
+console.log(
+  `${scenario.name}, ${query}: ${QUERIES} queries a run, medians of ${values.runs} runs (ms)\n`,
+);
+console.log("| side | gap | latency | main thread's CPU per query |");
+console.log("| --- | --- | --- | --- |");
+for (const gap of gaps) {
+  for (const side of sides) {
+    const measured = results.get(`${side}\t${gap}`) ?? [];
+    const latency = median(measured.map((m) => m.latencyMs)).toFixed(2);
+    const cpu = median(measured.map((m) => m.cpuMs)).toFixed(2);
+    console.log(`| ${side} | ${gap} ms | ${latency} | ${cpu} |`);
+  }
+}
