@@ -1,5 +1,5 @@
 import { join } from "../posix_path.ts";
-import { boundDelay } from "../lsp/client_util.ts";
+import { boundDelay, delay } from "../lsp/client_util.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 import {
   barrierFolder,
@@ -58,6 +58,8 @@ export function watchWorkspace(
   let unguarded = false;
   /** Barriers in a row the watcher did not report in time. */
   let missed = 0;
+  /** Rounds waited for (see bounded()). */
+  let roundsWaited = 0;
   /** The tick file, open for writing while it can be written. */
   let tick: Deno.FsFile | undefined;
   /** A write of the tick whose event has not come back yet. */
@@ -229,15 +231,20 @@ export function watchWorkspace(
     }
   }
 
-  /** Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. */
+  /**
+   * Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. Until a round has
+   * been waited for, on a bound that loads no timers: the first question's flush comes before its
+   * server's spawn, which Node's timers loading (6–9 ms) would hold back. After it, on a timer that
+   * is cleared when the barrier comes: an AbortSignal.timeout cannot be, and each fired 200 ms
+   * after its round, building a DOMException with its stack (~7% of lspgate's main thread per
+   * question in a profile of pyright hovers asked back to back).
+   */
   async function bounded(promise: Promise<void>): Promise<boolean> {
-    // The first question's flush comes before its server's spawn: a bound that loads no timers
-    // (and measured no slower per query than setTimeout's, on pyright/pygments).
     const settled = new AbortController();
-    const came = await Promise.race([
-      promise.then(() => true),
-      boundDelay(FLUSH_WAIT_MS, settled.signal).then(() => false),
-    ]);
+    const bound = roundsWaited > 0
+      ? delay(FLUSH_WAIT_MS, settled.signal)
+      : boundDelay(FLUSH_WAIT_MS, settled.signal);
+    const came = await Promise.race([promise.then(() => true), bound.then(() => false)]);
     // A reason of our own: an abort without one builds a DOMException and its stack (4% of
     // lspgate's CPU in a profile of 90 pygments references in a row, under the profiler).
     settled.abort(SETTLED);
@@ -301,6 +308,7 @@ export function watchWorkspace(
       post({ type: "flush", id });
     }
     const came = await bounded(done);
+    roundsWaited++;
     flushed.delete(id);
     if (file) removeQuietly(file);
     if (!(file || ticked) || state !== "watching") return;
