@@ -1,18 +1,21 @@
 // How much of a query's time is lspgate's own work: the main thread's CPU time per query (Linux:
-// /proc/self/task/PID/schedstat) beside its latency, for the direct client and for lspgate as a
-// library (`mod.ts`, in the asking process, as paths.ts runs it), each side in a process of its
-// own on its own copy of the workspace, sides alternating. Queries are asked back to back (gap 0)
+// /proc/self/task/PID/schedstat) beside its latency, for the direct client, for lspgate as a
+// library (`mod.ts`, in the asking process, as paths.ts runs it) and over JSON lines (lspgate's
+// process under the start task's flags: its CPU is every thread's of that process, the asker's
+// main thread's beside it), each side in a process of its own on its own copy of the workspace,
+// sides alternating. Queries are asked back to back (gap 0)
 // and apart (gap 20 ms, the CPU idle between them, so lspgate's code runs from cold caches as in
 // the benchmark's interleaved rounds). The timers' own CPU (a loop of the same waits without
 // queries) is taken off. Prints medians over the runs; asserts nothing.
 //
 // Usage: deno run -A tests/bench/cpu_per_query.ts [--only clangd/fixture] [--query hover]
-//   [--queries 300] [--runs 3] [--gaps 0,20]
+//   [--queries 300] [--runs 3] [--gaps 0,20] [--sides direct,library,jsonl]
 import { parseArgs } from "node:util";
 import { copyWorkspace } from "./measure.ts";
 import { DirectSide, type Expected, locate } from "./sides.ts";
 import { SCENARIOS } from "./scenarios.ts";
-import type { GateResponse } from "./lspgate_process.ts";
+import { INOTIFY_ARG } from "../../src/servers/inotify_watch.ts";
+import { type GateResponse, LspgateProcess } from "./lspgate_process.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -22,6 +25,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "300" },
     runs: { type: "string", default: "3" },
     gaps: { type: "string", default: "0,20" },
+    sides: { type: "string", default: "direct,library,jsonl" },
     // A child: one side, one gap; prints one JSON line.
     side: { type: "string" },
     gap: { type: "string" },
@@ -35,7 +39,12 @@ const QUERIES = Number(values.queries);
 
 interface Measured {
   latencyMs: number;
+  /** The asking process's main thread. */
   cpuMs: number;
+  /** Every thread of lspgate's own process (JSON lines). */
+  gateCpuMs?: number;
+  /** lspgate's watcher process, where one runs (the library's; a JSON-lines process's for a tree with links). */
+  watcherCpuMs: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -52,10 +61,60 @@ function mainThreadCpu(): () => number {
   };
 }
 
+/** Every thread's CPU time in ns of process `pid`, so far. */
+function processCpu(pid: number): number {
+  let ns = 0;
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return ns;
+}
+
+/** The watcher processes among `pid`'s children (lspgate's inotify watcher). */
+function watcherProcesses(pid: number): number[] {
+  const found: number[] = [];
+  for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+    let children: string;
+    try {
+      children = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`);
+    } catch {
+      continue;
+    }
+    for (const child of children.split(" ").filter(Boolean).map(Number)) {
+      try {
+        // From source it runs its own module; from the bundle, the bundle with INOTIFY_ARG.
+        const command = Deno.readTextFileSync(`/proc/${child}/cmdline`);
+        if (command.includes(INOTIFY_ARG) || command.includes("/inotify_watch.ts\0")) {
+          found.push(child);
+        }
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+  }
+  return found;
+}
+
 /** One side's askers: `ask` answers one query (checked), `close` ends it. */
 async function sideOf(side: string, root: string) {
   const spot = scenario![query];
   const place = await locate(root, spot);
+  const request = () => ({ action: query, file: place.file, line: place.line + 1 });
+  if (side === "jsonl") {
+    const gate = new LspgateProcess(root, "none");
+    return {
+      pid: gate.pid,
+      async ask() {
+        const response = await gate.request({ ...request(), column: place.column });
+        if (!response.ok) throw new Error(`${query}: ${JSON.stringify(response.error)}`);
+      },
+      close: () => gate.close(),
+    };
+  }
   if (side === "direct") {
     const target = await locate(root, { ...scenario!.definition.expect, symbol: "" });
     const expected: Expected = {
@@ -64,7 +123,7 @@ async function sideOf(side: string, root: string) {
     };
     const direct = await DirectSide.start(root, scenario!, expected);
     await direct.prepare(query, 0);
-    return { ask: () => direct.run(query), close: () => direct.close() };
+    return { pid: undefined, ask: () => direct.run(query), close: () => direct.close() };
   }
   const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
   const session = await Session.open({
@@ -76,11 +135,11 @@ async function sideOf(side: string, root: string) {
   });
   let id = 0;
   return {
+    pid: undefined,
     async ask() {
-      const request = { id: ++id, action: query, file: place.file };
       const response = await session.handle({
-        ...request,
-        line: place.line + 1,
+        id: ++id,
+        ...request(),
         column: place.column,
       }) as GateResponse;
       if (!response.ok) throw new Error(`${query}: ${JSON.stringify(response.error)}`);
@@ -91,7 +150,7 @@ async function sideOf(side: string, root: string) {
 
 async function child(side: string, gap: number): Promise<Measured> {
   const root = await copyWorkspace((await scenario!.folder())!, scenario!);
-  const { ask, close } = await sideOf(side, root);
+  const { ask, close, pid } = await sideOf(side, root);
   try {
     // Warm: the server's project loaded, the file open, lspgate's code run a few times.
     for (let attempt = 0;; attempt++) {
@@ -106,11 +165,15 @@ async function child(side: string, gap: number): Promise<Measured> {
     for (let i = 0; i < 20; i++) await ask();
     const cpu = mainThreadCpu();
     const wait = () => gap ? new Promise((r) => setTimeout(r, gap)) : Promise.resolve();
-    const idleStart = cpu();
+    const gateCpu = () => pid === undefined ? 0 : processCpu(pid);
+    const watchers = watcherProcesses(pid ?? Deno.pid);
+    const watcherCpu = () => watchers.reduce((sum, watcher) => sum + processCpu(watcher), 0);
+    const idleStart = cpu(), gateIdleStart = gateCpu(), watcherIdleStart = watcherCpu();
     for (let i = 0; i < QUERIES; i++) await wait();
-    const timersNs = cpu() - idleStart;
+    const timersNs = cpu() - idleStart, gateIdleNs = gateCpu() - gateIdleStart;
+    const watcherIdleNs = watcherCpu() - watcherIdleStart;
     const latencies: number[] = [];
-    const start = cpu();
+    const start = cpu(), gateStart = gateCpu(), watcherStart = watcherCpu();
     for (let i = 0; i < QUERIES; i++) {
       await wait();
       const t0 = performance.now();
@@ -118,7 +181,14 @@ async function child(side: string, gap: number): Promise<Measured> {
       latencies.push(performance.now() - t0);
     }
     const cpuNs = cpu() - start - timersNs;
-    return { latencyMs: median(latencies), cpuMs: cpuNs / QUERIES / 1e6 };
+    const gateNs = gateCpu() - gateStart - gateIdleNs;
+    const watcherNs = watcherCpu() - watcherStart - watcherIdleNs;
+    return {
+      latencyMs: median(latencies),
+      cpuMs: cpuNs / QUERIES / 1e6,
+      watcherCpuMs: watcherNs / QUERIES / 1e6,
+      ...pid === undefined ? {} : { gateCpuMs: gateNs / QUERIES / 1e6 },
+    };
   } finally {
     await close();
     await Deno.remove(root, { recursive: true });
@@ -131,7 +201,7 @@ if (values.side) {
 }
 
 const gaps = values.gaps!.split(",").map(Number);
-const sides = ["direct", "library"];
+const sides = values.sides!.split(",");
 const results = new Map<string, Measured[]>();
 for (let run = 0; run < Number(values.runs); run++) {
   for (const gap of gaps) {
@@ -160,13 +230,18 @@ for (let run = 0; run < Number(values.runs); run++) {
 console.log(
   `${scenario.name}, ${query}: ${QUERIES} queries a run, medians of ${values.runs} runs (ms)\n`,
 );
-console.log("| side | gap | latency | main thread's CPU per query |");
-console.log("| --- | --- | --- | --- |");
+console.log(
+  "| side | gap | latency | the asker's main thread's CPU | lspgate's process's CPU | " +
+    "its watcher process's CPU |",
+);
+console.log("| --- | --- | --- | --- | --- | --- |");
 for (const gap of gaps) {
   for (const side of sides) {
     const measured = results.get(`${side}\t${gap}`) ?? [];
     const latency = median(measured.map((m) => m.latencyMs)).toFixed(2);
     const cpu = median(measured.map((m) => m.cpuMs)).toFixed(2);
-    console.log(`| ${side} | ${gap} ms | ${latency} | ${cpu} |`);
+    const gate = side === "jsonl" ? median(measured.map((m) => m.gateCpuMs ?? NaN)).toFixed(2) : "";
+    const watcher = side === "direct" ? "" : median(measured.map((m) => m.watcherCpuMs)).toFixed(2);
+    console.log(`| ${side} | ${gap} ms | ${latency} | ${cpu} | ${gate} | ${watcher} |`);
   }
 }
