@@ -11,7 +11,7 @@
 // Usage: deno run -A tests/bench/cpu_per_query.ts [--only clangd/fixture] [--query hover]
 //   [--queries 300] [--runs 3] [--gaps 0,20] [--sides direct,library,jsonl]
 import { parseArgs } from "node:util";
-import { copyWorkspace } from "./measure.ts";
+import { copyWorkspace, openLibrarySession } from "./measure.ts";
 import { DirectSide, type Expected, locate } from "./sides.ts";
 import { SCENARIOS } from "./scenarios.ts";
 import { INOTIFY_ARG } from "../../src/servers/inotify_watch.ts";
@@ -125,14 +125,7 @@ async function sideOf(side: string, root: string) {
     await direct.prepare(query, 0);
     return { pid: undefined, ask: () => direct.run(query), close: () => direct.close() };
   }
-  const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
-  const session = await Session.open({
-    root,
-    role: "main",
-    allowMutations: false,
-    adapters: ADAPTERS,
-    config: defaultConfig(),
-  });
+  const session = await openLibrarySession(root);
   let id = 0;
   return {
     pid: undefined,

@@ -72,6 +72,21 @@ const WARM_TIMEOUT_MS = 180_000;
  */
 export const SOAK_REST_S = 30;
 
+/**
+ * lspgate as a library on `root`, as a Deno agent embeds it (`mod.ts`, loaded only when asked):
+ * a main session, no mutations, the default config.
+ */
+export async function openLibrarySession(root: string) {
+  const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
+  return await Session.open({
+    root,
+    role: "main",
+    allowMutations: false,
+    adapters: ADAPTERS,
+    config: defaultConfig(),
+  });
+}
+
 /** Copies a workspace into a fresh temp folder, with the scenario's extra files. */
 export async function copyWorkspace(folder: string, scenario: Scenario): Promise<string> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate-bench-" }));

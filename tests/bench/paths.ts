@@ -14,7 +14,7 @@
 //   [--fresh] [--compare ../other-checkout]
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { copyWorkspace } from "./measure.ts";
+import { copyWorkspace, openLibrarySession } from "./measure.ts";
 import { type Expected, locate, type Place } from "./sides.ts";
 import { DirectSide } from "./sides.ts";
 import { type GateResponse, LspgateProcess, START_RUN } from "./lspgate_process.ts";
@@ -222,14 +222,7 @@ async function mcpPath(): Promise<Path> {
 async function libraryPath(): Promise<Path> {
   const root = await copyWorkspace(folder!, scenario!);
   const at = await places(root);
-  const { Session, ADAPTERS, defaultConfig } = await import("../../mod.ts");
-  const session = await Session.open({
-    root,
-    role: "main",
-    allowMutations: false,
-    adapters: ADAPTERS,
-    config: defaultConfig(),
-  });
+  const session = await openLibrarySession(root);
   const label = "library (mod.ts, in process)";
   let id = 0;
   return {
