@@ -1,5 +1,6 @@
 import { LspGateError } from "../errors.ts";
 import { encodeMessage, FrameDecoder } from "./framing.ts";
+import { deadlines } from "../deadlines.ts";
 import {
   classify,
   ErrorCodes,
@@ -102,7 +103,7 @@ export class JsonRpcConnection {
       return Promise.reject(error);
     }
     return new Promise<R>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let clearDeadline: (() => void) | undefined;
       const onAbort = () => this.#abandon(id, cancelledError(method));
       options.signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, {
@@ -110,7 +111,7 @@ export class JsonRpcConnection {
         resolve: resolve as (result: unknown) => void,
         reject,
         dispose: () => {
-          clearTimeout(timer);
+          clearDeadline?.();
           options.signal?.removeEventListener("abort", onAbort);
         },
       });
@@ -132,7 +133,10 @@ export class JsonRpcConnection {
       // then runs while a server just spawned reads its initialize.
       const timeoutMs = options.timeoutMs ?? this.#options.defaultTimeoutMs ?? 0;
       if (timeoutMs > 0 && this.#pending.has(id)) {
-        timer = setTimeout(() => this.#abandon(id, timeoutError(method, timeoutMs)), timeoutMs);
+        clearDeadline = deadlines.add(
+          timeoutMs,
+          () => this.#abandon(id, timeoutError(method, timeoutMs)),
+        );
       }
     });
   }

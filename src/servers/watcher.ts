@@ -1,5 +1,6 @@
 import { join } from "../posix_path.ts";
-import { boundDelay, delay } from "../lsp/client_util.ts";
+import { boundDelay } from "../lsp/client_util.ts";
+import { deadlines } from "../deadlines.ts";
 import type { FileChange, FromWatcher, ToWatcher } from "./watch_protocol.ts";
 import {
   barrierFolder,
@@ -232,23 +233,25 @@ export function watchWorkspace(
   }
 
   /**
-   * Resolves when `promise` does or after FLUSH_WAIT_MS, whichever comes first. Until a round has
-   * been waited for, on a bound that loads no timers: the first question's flush comes before its
-   * server's spawn, which Node's timers loading (6–9 ms) would hold back. After it, on a timer that
-   * is cleared when the barrier comes: an AbortSignal.timeout cannot be, and each fired 200 ms
-   * after its round, building a DOMException with its stack (~7% of lspgate's main thread per
-   * question in a profile of pyright hovers asked back to back).
+   * Resolves when `promise` does (true) or after FLUSH_WAIT_MS (false), whichever comes first.
+   * Until a round has been waited for, on a bound that loads no timers: the first question's flush
+   * comes before its server's spawn, which Node's timers loading (6–9 ms) would hold back. After
+   * it, on the shared deadlines' timer, which a round that ends in time leaves as it was.
    */
-  async function bounded(promise: Promise<void>): Promise<boolean> {
-    const settled = new AbortController();
-    const bound = roundsWaited > 0
-      ? delay(FLUSH_WAIT_MS, settled.signal)
-      : boundDelay(FLUSH_WAIT_MS, settled.signal);
-    const came = await Promise.race([promise.then(() => true), bound.then(() => false)]);
-    // A reason of our own: an abort without one builds a DOMException and its stack (4% of
-    // lspgate's CPU in a profile of 90 pygments references in a row, under the profiler).
-    settled.abort(SETTLED);
-    return came;
+  function bounded(promise: Promise<void>): Promise<boolean> {
+    if (roundsWaited === 0) {
+      const settled = new AbortController();
+      const bound = boundDelay(FLUSH_WAIT_MS, settled.signal).then(() => false);
+      // A reason of our own: an abort without one builds a DOMException and its stack.
+      return Promise.race([promise.then(() => true), bound]).finally(() => settled.abort(SETTLED));
+    }
+    return new Promise((resolve) => {
+      const clear = deadlines.add(FLUSH_WAIT_MS, () => resolve(false));
+      promise.then(() => {
+        clear();
+        resolve(true);
+      });
+    });
   }
 
   /**
