@@ -11,6 +11,9 @@ import { walkFiles } from "./walk.ts";
 import { ownerOf, realize } from "./realize.ts";
 import { checkNameLengths, insideError, outsideError } from "./path_errors.ts";
 
+/** A relative path with an empty, `.` or `..` segment, or a trailing slash (or none at all). */
+const NOT_NORMALIZED = /^$|(^|\/)\.{0,2}(\/|$)/;
+
 declare const brand: unique symbol;
 
 /**
@@ -111,7 +114,11 @@ export class WorkspaceRoot {
   /** The path relative to the root with `/` when inside it (`.` for the root), else unchanged. */
   relative(path: string): string {
     if (path === this.path) return ".";
-    return isWithin(path, this.path) ? posix.relative(this.path, path) : path;
+    if (!isWithin(path, this.path)) return path;
+    // A normalized path under the root is its rest: every query names one or more (its file, its
+    // answer's files), and resolving both paths segment by segment was ~3% of a query's work.
+    const rest = path.slice(this.path.endsWith("/") ? this.path.length : this.path.length + 1);
+    return NOT_NORMALIZED.test(rest) ? posix.relative(this.path, path) : rest;
   }
 
   /** The percent-encoded `file://` URI of `p`, as language servers expect. */

@@ -2,7 +2,7 @@
 // read-only roots, and refusals that reveal nothing of what lies outside. Its file I/O and glob
 // are workspace_files_test.ts's.
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { assertCode, type Fixture, withoutInput, withWorkspace } from "./test_fixture.ts";
 import { WorkspaceRoot } from "./workspace.ts";
 
@@ -438,5 +438,23 @@ Deno.test("isInside() and relative() are segment-aware", () =>
     assert.equal(root.relative(join(fx.ws, "src/a.ts")), "src/a.ts");
     assert.equal(root.relative(fx.ws), ".");
     assert.equal(root.relative(`${fx.ws}-evil/x.ts`), `${fx.ws}-evil/x.ts`);
+    // Paths under the root that are not normalized are resolved, as node:path's relative() does.
+    for (
+      const rest of [
+        "a/b.ts",
+        ".hidden/..b/c..",
+        "a/../b.ts",
+        "a/./b.ts",
+        "a//b.ts",
+        "a/",
+        "a/.",
+        "..",
+        "../outside.ts",
+        "a/../../outside.ts",
+        "/a.ts",
+      ]
+    ) {
+      assert.equal(root.relative(`${fx.ws}/${rest}`), posix.relative(fx.ws, `${fx.ws}/${rest}`));
+    }
     return Promise.resolve();
   }));
