@@ -60,7 +60,8 @@ export const typescriptAdapter: Adapter = {
   },
   priority: 10,
   installHint,
-  // tsserver counts U+2028 and U+2029 as line breaks and drops a BOM read from disk.
+  // tsserver counts U+2028 and U+2029 as line breaks and drops a BOM read from disk (TypeScript
+  // 7's server counts lines as LSP does: its commands say lspLines).
   ecmaLineBreaks: true,
   // Its tsserver gone (killed, out of memory), it stays up and answers nothing for good.
   wedgedByLog: "\\[tsserver\\] Exited",
@@ -92,6 +93,7 @@ export const typescriptAdapter: Adapter = {
           installDir: dirname(project.dir),
           note: `TypeScript ${project.version} (native) from the project (trusted root)`,
           fromWorkspace: true,
+          lspLines: true,
         };
       }
       const native = await userNativeTsc(context);
@@ -171,6 +173,7 @@ async function userNativeTsc({ workspace }: { workspace: string }): Promise<
       // The native binary is a sibling package (@typescript/typescript-<platform>).
       installDir: dirname(pkg.dir),
       note: `TypeScript ${pkg.version} (native), installed by the user`,
+      lspLines: true,
     };
   }
   return undefined;

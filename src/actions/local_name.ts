@@ -15,6 +15,7 @@ import { fromFileUrl } from "../servers/uri.ts";
 import { type RawLocations, rawLocations } from "./locate.ts";
 import { TextCache } from "./text_cache.ts";
 import type { TextLines } from "../lsp/text_lines.ts";
+import { serverLinesOf } from "../lsp/positions.ts";
 import type { ActionContext } from "./types.ts";
 
 /** LSP SymbolKinds whose body is a function's scope: Method, Constructor, Function. */
@@ -70,9 +71,11 @@ export async function isLocalAt(
   // Where calls may name parameters, a name the outline does not list may be a lambda's (a
   // reviewer's find: `fetch = lambda path, timeout=3: …` returned, called with timeout=10).
   if (named && !place.declared) return false;
-  const lines = await TextCache.of(context).linesOf(uri);
+  const text = await TextCache.of(context).linesOf(uri);
   // Not readable: what it is cannot be told.
-  if (!lines) return false;
+  if (!text) return false;
+  // Walked in the server's units on its lines, as its outline gives them.
+  const lines = serverLinesOf(text, client.encoding);
   const declaredAt = place.declared?.selectionRange.start ?? place.at;
   const where = placeInSignature(lines, scope, declaredAt);
   // A parameter callers name (keyword arguments; a destructured object's keys in any language),

@@ -4,7 +4,7 @@
 // p-limit's `limit.activeCount` in a monorepo before its install; the same code as .ts said
 // TS2307). Asked only for an empty answer: the definition of each import's specifier, none of
 // which means tsserver found no module there.
-import { toServerCharacter } from "../lsp/positions.ts";
+import { toServerPosition } from "../lsp/positions.ts";
 import type { ServerClient } from "../lsp/server_client.ts";
 import { nodeBuiltins } from "./import_resolution.ts";
 import { scriptImports } from "./import_statements.ts";
@@ -45,16 +45,14 @@ export async function unresolvedScriptImport(
     ).exec(text);
     if (!statement) continue;
     const at = statement.index + statement[0].length - specifier.length - 2;
-    const line = text.slice(0, at).split("\n").length - 1;
-    const lineText = lines.line(line);
     // Inside the quotes, where its definition is the module.
-    const offset = at - (text.lastIndexOf("\n", at - 1) + 1) + 1;
-    const column = [...lineText.slice(0, offset)].length + 1;
+    const { line, character } = lines.positionAt(at + 1);
+    const column = [...lines.line(line).slice(0, character)].length + 1;
     let found: RawLocations;
     try {
       found = await client.request<RawLocations>("textDocument/definition", {
         textDocument: { uri },
-        position: { line, character: toServerCharacter(lineText, column, client.encoding) },
+        position: toServerPosition(lines, { line: line + 1, column }, client.encoding),
       }, { timeoutMs: Math.min(ASK_MS, context.timeoutMs), signal: context.signal });
     } catch {
       continue;

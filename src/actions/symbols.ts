@@ -5,6 +5,7 @@ import { boundList, boundText, plural } from "../format/bound.ts";
 import { symbolKindName } from "../format/kinds.ts";
 import {
   columnOfUtf16,
+  fromServerPosition,
   fromServerRange,
   type PositionEncoding,
   utf16OfColumn,
@@ -244,7 +245,9 @@ function view(
     endLine: symbol.range.end.line + 1,
     endColumn: symbol.range.end.character + 1,
   };
-  const endLine = symbol.range.end.line + 1;
+  const endLine = lines
+    ? fromServerPosition(lines, symbol.range.end, encoding).line
+    : symbol.range.end.line + 1;
   const result: SymbolView = {
     name: symbol.name,
     kind: symbolKindName(symbol.kind),

@@ -3,7 +3,7 @@ import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection } from "../jsonrpc/mod.ts";
 import { LspGateError } from "../errors.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
-import type { PositionEncoding } from "./positions.ts";
+import { ECMASCRIPT_UTF16, type PositionEncoding } from "./positions.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
 import { retryContentModified } from "./content_modified.ts";
@@ -129,7 +129,10 @@ export class LspClient {
     );
     const answer = initializeAnswer(result);
     this.capabilities = answer.capabilities;
-    this.encoding = answer.encoding;
+    // UTF-16 is tsserver's only way; its lines are ECMAScript's (see ECMASCRIPT_UTF16).
+    this.encoding = this.options.ecmaLines && answer.encoding === "utf-16"
+      ? ECMASCRIPT_UTF16
+      : answer.encoding;
     this.serverVersion = answer.serverVersion;
     await this.#connection.sendNotification("initialized", {});
     if (this.options.settings) {

@@ -18,6 +18,11 @@ export interface ClientOptions {
    * file's BOM when it reads it from disk: its positions in such files are not LSP's.
    */
   ecmaLineBreaks?: boolean;
+  /**
+   * Its positions count lines as ECMAScript does (typescript-language-server's are tsserver's):
+   * they are converted (ECMASCRIPT_UTF16). Not TypeScript 7's own server, whose lines are LSP's.
+   */
+  ecmaLines?: boolean;
   /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */
   memoryCapMiB?: number;
   /** Absolute, real path of the project root this server serves. */

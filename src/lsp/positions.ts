@@ -1,11 +1,22 @@
 import { LspGateError } from "../errors.ts";
-import { TextLines } from "./text_lines.ts";
+import { ecmascriptLinesOf, TextLines } from "./text_lines.ts";
 
 /** A position encoding a server may negotiate: how it counts `character`. */
-export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
+export type NegotiatedEncoding = "utf-8" | "utf-16" | "utf-32";
+
+/**
+ * tsserver's positions, which typescript-language-server passes on as LSP's: UTF-16, on lines that
+ * U+2028 and U+2029 end as well (ECMAScript's line terminators). Taken as LSP's, a query after one
+ * was asked about the line above, and its answer put a line below (a hover on `return other;`
+ * answered about the function declared above it; its definition, "none").
+ */
+export const ECMASCRIPT_UTF16 = "utf-16, ECMAScript lines";
+
+/** How a server counts positions: a negotiated encoding, or tsserver's lines and UTF-16. */
+export type PositionEncoding = NegotiatedEncoding | typeof ECMASCRIPT_UTF16;
 
 /** The encodings lspgate offers in `general.positionEncodings`, in order of preference. */
-export const POSITION_ENCODINGS: readonly PositionEncoding[] = [
+export const POSITION_ENCODINGS: readonly NegotiatedEncoding[] = [
   "utf-8",
   "utf-16",
   "utf-32",
@@ -46,12 +57,17 @@ export interface ServerTextEdit {
 /** The encoding a server chose from its `capabilities.positionEncoding`; utf-16 when absent or unknown. */
 export function negotiatedEncoding(
   serverCapabilityValue: unknown,
-): PositionEncoding {
+): NegotiatedEncoding {
   if (typeof serverCapabilityValue !== "string") return "utf-16";
   const value = serverCapabilityValue.toLowerCase();
   return (POSITION_ENCODINGS as readonly string[]).includes(value)
-    ? value as PositionEncoding
+    ? value as NegotiatedEncoding
     : "utf-16";
+}
+
+/** The lines a server's positions count in `lines`' text: ECMAScript's for tsserver's. */
+export function serverLinesOf(lines: TextLines, encoding: PositionEncoding): TextLines {
+  return encoding === ECMASCRIPT_UTF16 ? ecmascriptLinesOf(lines) : lines;
 }
 
 /** The server `character` for a 1-based code point column; past the end clamps to the line end. */
@@ -110,10 +126,12 @@ export function toServerPosition(
     );
   }
   const line = pos.line - 1;
-  return {
-    line,
-    character: toServerCharacter(lines.line(line), pos.column, encoding),
-  };
+  const character = toServerCharacter(lines.line(line), pos.column, encoding);
+  const server = serverLinesOf(lines, encoding);
+  // Where the server's lines are not LSP's, the same place in the text, counted on its lines.
+  return server === lines
+    ? { line, character }
+    : server.positionAt(lines.offsetAt(line, character));
 }
 
 /** Converts a server's 0-based position to a 1-based agent position. */
@@ -122,10 +140,16 @@ export function fromServerPosition(
   pos: ServerPosition,
   encoding: PositionEncoding,
 ): AgentPosition {
-  const line = Math.max(0, Math.trunc(pos.line));
+  let line = Math.max(0, Math.trunc(pos.line));
+  let character = pos.character;
+  const server = serverLinesOf(lines, encoding);
+  if (server !== lines) {
+    // In UTF-16 units on the server's line: the same place in the text, on LSP's lines.
+    ({ line, character } = lines.positionAt(server.offsetAt(line, character)));
+  }
   return {
     line: line + 1,
-    column: fromServerCharacter(lines.line(line), pos.character, encoding),
+    column: fromServerCharacter(lines.line(line), character, encoding),
   };
 }
 
@@ -151,7 +175,7 @@ export function applyEdits(
   edits: readonly ServerTextEdit[],
   encoding: PositionEncoding,
 ): string {
-  const lines = new TextLines(text);
+  const lines = serverLinesOf(new TextLines(text), encoding);
   const offsetOf = (pos: ServerPosition) => {
     const line = Math.trunc(pos.line);
     const utf16 = locate(lines.line(line), pos.character, encoding).utf16;
@@ -339,7 +363,7 @@ function fStringAt(text: string, i: number): boolean {
 function unitsOf(char: string, encoding: PositionEncoding): number {
   if (encoding === "utf-32") return 1;
   const code = char.codePointAt(0)!;
-  if (encoding === "utf-16") return code > 0xffff ? 2 : 1;
+  if (encoding === "utf-16" || encoding === ECMASCRIPT_UTF16) return code > 0xffff ? 2 : 1;
   // A lone surrogate is written as U+FFFD, three bytes.
   if (code < 0x80) return 1;
   if (code < 0x800) return 2;

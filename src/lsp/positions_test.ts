@@ -3,6 +3,7 @@ import { LspGateError } from "../errors.ts";
 import {
   applyEdits,
   columnOfUtf16,
+  ECMASCRIPT_UTF16,
   findSymbolColumn,
   fromServerCharacter,
   fromServerPosition,
@@ -380,4 +381,59 @@ Deno.test("a long line's positions convert through its index as a short line's d
   const emoji = line.indexOf("😀", 1000);
   assert.equal(columnOfUtf16(line, emoji + 1), columnOfUtf16(line, emoji));
   assert.equal(utf16OfColumn(line, columnOfUtf16(line, emoji)), emoji);
+});
+
+Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 convert both ways and edits land on them", () => {
+  // LSP's lines: 0 `const s = "a<LS>b"; const t = 1;`, 1 `t;`. tsserver's: a line ends at the LS.
+  const text = 'const s = "a\u2028b"; const t = 1;\nt;\u2029x🙂y\n';
+  const lines = new TextLines(text);
+  assert.equal(lines.lineCount, 3);
+  // `t` declared after the LS: LSP line 0, column 24; tsserver's line 1, character 10.
+  const declared = { line: 1, column: 24 };
+  assert.equal(lines.line(0)[23], "t");
+  assert.deepEqual(toServerPosition(lines, declared, ECMASCRIPT_UTF16), {
+    line: 1,
+    character: 10,
+  });
+  assert.deepEqual(
+    fromServerPosition(lines, { line: 1, character: 10 }, ECMASCRIPT_UTF16),
+    declared,
+  );
+  // Before the separator, the same as LSP's.
+  assert.deepEqual(toServerPosition(lines, { line: 1, column: 7 }, ECMASCRIPT_UTF16), {
+    line: 0,
+    character: 6,
+  });
+  // The next LSP line is tsserver's third, and after its U+2029 its fourth, in UTF-16 units.
+  assert.deepEqual(fromServerPosition(lines, { line: 2, character: 0 }, ECMASCRIPT_UTF16), {
+    line: 2,
+    column: 1,
+  });
+  assert.deepEqual(fromServerPosition(lines, { line: 3, character: 3 }, ECMASCRIPT_UTF16), {
+    line: 2,
+    column: 6,
+  });
+  assert.deepEqual(toServerPosition(lines, { line: 2, column: 6 }, ECMASCRIPT_UTF16), {
+    line: 3,
+    character: 3,
+  });
+  assert.deepEqual(
+    fromServerRange(lines, {
+      start: { line: 1, character: 10 },
+      end: { line: 1, character: 11 },
+    }, ECMASCRIPT_UTF16),
+    { line: 1, column: 24, endLine: 1, endColumn: 25 },
+  );
+  // A rename of t as tsserver gives it: every edit where the name is.
+  const renamed = applyEdits(text, [
+    { range: { start: { line: 1, character: 10 }, end: { line: 1, character: 11 } }, newText: "u" },
+    { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, newText: "u" },
+  ], ECMASCRIPT_UTF16);
+  assert.equal(renamed, 'const s = "a\u2028b"; const u = 1;\nu;\u2029x🙂y\n');
+  // Text without a separator: positions are LSP's, as for UTF-16.
+  const plain = new TextLines("a\nbc\n");
+  assert.deepEqual(toServerPosition(plain, { line: 2, column: 2 }, ECMASCRIPT_UTF16), {
+    line: 1,
+    character: 1,
+  });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { linesOf, TextLines } from "./text_lines.ts";
+import { ecmascriptLinesOf, linesOf, TextLines } from "./text_lines.ts";
 
 Deno.test("TextLines splits on \\n, \\r\\n and \\r alike", () => {
   const lines = new TextLines("a\nb\r\nc\rd");
@@ -90,4 +90,18 @@ Deno.test("linesOf() splits a text once while it is recent, and its lines are th
   const again = linesOf(text);
   assert.notEqual(again, first);
   assert.equal(again.line(1), "y");
+});
+
+Deno.test("ECMAScript's lines end at U+2028 and U+2029 too; a text without either keeps its own", () => {
+  const lines = new TextLines("a\u2028b\r\nc\u2029\rd");
+  assert.equal(lines.lineCount, 3);
+  const ecmascript = ecmascriptLinesOf(lines);
+  assert.deepEqual(
+    Array.from({ length: ecmascript.lineCount }, (_, i) => ecmascript.line(i)),
+    ["a", "b", "c", "", "d"],
+  );
+  assert.deepEqual(ecmascript.positionAt(lines.offsetAt(1, 0)), { line: 2, character: 0 });
+  assert.equal(ecmascriptLinesOf(lines), ecmascript);
+  const plain = new TextLines("a\nb");
+  assert.equal(ecmascriptLinesOf(plain), plain);
 });

@@ -22,6 +22,11 @@ export interface ServerCommand {
   readOnlyPaths?: string[];
   /** Environment for the server that depends on what was found (e.g. GOMODCACHE), over the adapter's. */
   env?: Record<string, string>;
+  /**
+   * This server counts lines as LSP does where its adapter's `ecmaLineBreaks` says the other does
+   * not (TypeScript 7's own `tsc --lsp`: measured right in a file with U+2028).
+   */
+  lspLines?: boolean;
 }
 
 /** What an adapter needs to know to find its server. */

@@ -59,6 +59,7 @@ export function clientOptions(
     wedgedBy: entry.adapter.wedgedBy,
     wedgedByLog: entry.adapter.wedgedByLog,
     ecmaLineBreaks: entry.adapter.ecmaLineBreaks,
+    ecmaLines: entry.adapter.ecmaLineBreaks && !command.lspLines,
     host: hostOf(entry.adapter.hostEnv ?? []),
     ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),
   };
