@@ -3,7 +3,7 @@
 // (a hover on `return other;` answered about `target`), put answers a line below where they are,
 // and found no definition of a call: lspgate now counts those positions on tsserver's lines.
 // TypeScript 7's own server counts lines as LSP does: its answers there are taken as they are.
-// Against the real servers, under `deno task start`'s grant; places are exact.
+// Outline and diagnostics too. Against the real servers, under `deno task start`'s grant; places are exact.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startTask } from "../helpers/program.ts";
@@ -19,6 +19,7 @@ const A_TS = [
   "",
   "export const use = target();",
   'export const mixed = "x\u2029y"; export const tail = other;',
+  "export const bad: string = other;",
   "",
 ].join("\n");
 
@@ -46,7 +47,10 @@ async function project(setup?: (root: string) => Promise<void>): Promise<string>
   return root;
 }
 
-/** Definition, hover and references in a.ts, each at its exact place; the server's note. */
+/**
+ * Definition, hover, references, outline and diagnostics in a.ts, each at its exact place; the
+ * server's note.
+ */
 async function assertPlaces(root: string): Promise<string> {
   const lspgate = startTask(["--root", root]);
   try {
@@ -84,6 +88,30 @@ async function assertPlaces(root: string): Promise<string> {
       { file: "src/b.ts", line: 1, column: 10, endLine: 1, endColumn: 16 },
       { file: "src/b.ts", line: 2, column: 22, endLine: 2, endColumn: 28 },
     ]);
+    const symbols = await ask({ action: "symbols" });
+    assert.equal(symbols.ok, true, JSON.stringify(symbols));
+    const target = (symbols.details as { symbols: Record<string, unknown>[] }).symbols
+      .find((s) => s.name === "target");
+    assert.deepEqual(
+      target && { line: target.line, column: target.column, endLine: target.endLine },
+      { line: 4, column: 17, endLine: 6 },
+    );
+
+    const diagnostics = await ask({ action: "diagnostics" });
+    assert.equal(diagnostics.ok, true, JSON.stringify(diagnostics));
+    const [file] = (diagnostics.details as { files: { diagnostics: Record<string, unknown>[] }[] })
+      .files;
+    assert.deepEqual(
+      file.diagnostics.map(({ line, column, endLine, endColumn, code }) => ({
+        line,
+        column,
+        endLine,
+        endColumn,
+        code,
+      })),
+      [{ line: 10, column: 14, endLine: 10, endColumn: 17, code: 2322 }],
+    );
+
     const servers = await lspgate.ask({ id: 2, action: "servers" });
     return (servers.details as { servers: { note?: string }[] }).servers[0].note ?? "";
   } finally {
@@ -91,7 +119,7 @@ async function assertPlaces(root: string): Promise<string> {
   }
 }
 
-Deno.test("typescript-language-server in a file with U+2028 and U+2029: definition, hover and references at the places asked, answered where they are", async () => {
+Deno.test("typescript-language-server in a file with U+2028 and U+2029: definition, hover, references, outline and diagnostics where they are", async () => {
   const root = await project();
   try {
     assert.doesNotMatch(await assertPlaces(root), /TypeScript 7/);
