@@ -7,6 +7,7 @@ import { withDocument } from "./document.ts";
 import { ACTION_METHODS } from "./methods.ts";
 import { offers, refusedBy, serverLabel } from "./refused_methods.ts";
 import { type ActionContext, type ActionDef, defineAction } from "./types.ts";
+import { describeEncoding } from "../lsp/positions.ts";
 
 /** A server as `servers` and `status` show it. */
 export interface ServerView {
@@ -17,6 +18,8 @@ export interface ServerView {
   reason?: string;
   pid?: number;
   encoding?: string;
+  /** Its lines end at U+2028 and U+2029 too (tsserver's); lspgate converts its positions. */
+  ecmascriptLines?: true;
   uptimeMs?: number;
   restarts: number;
   openDocuments?: number;
@@ -50,7 +53,7 @@ function serverView(
     const info = state.client.info();
     view.state = info.indexing.length ? "indexing" : "ready";
     view.pid = info.pid;
-    view.encoding = info.encoding;
+    Object.assign(view, describeEncoding(info.encoding));
     view.uptimeMs = Date.now() - info.startedAt;
     view.openDocuments = info.openDocuments;
     view.indexing = info.indexing;
@@ -85,7 +88,9 @@ function describe(view: ServerView): string {
   const facts = [
     view.state,
     view.pid !== undefined ? `pid ${view.pid}` : "",
-    view.encoding ? `positions ${view.encoding}` : "",
+    view.encoding
+      ? `positions ${view.encoding}${view.ecmascriptLines ? " on ECMAScript's lines" : ""}`
+      : "",
     view.uptimeMs !== undefined ? `up ${Math.round(view.uptimeMs / 1000)} s` : "",
     view.restarts ? `${view.restarts} restarts` : "",
     view.openDocuments !== undefined ? `${view.openDocuments} open documents` : "",
@@ -265,6 +270,7 @@ export const capabilitiesAction: ActionDef = defineAction({
         if (refusedBy(doc.client, method)) refused.push(action);
       }
       const yes = Object.keys(actions).filter((a) => actions[a]);
+      const described = describeEncoding(doc.encoding);
       const no = Object.keys(actions).filter((a) => !actions[a]);
       const said = refused.length
         ? ` (${refused.join(", ")}: advertised, but ${
@@ -274,10 +280,13 @@ export const capabilitiesAction: ActionDef = defineAction({
       return Promise.resolve({
         text: `${doc.server} (for ${doc.rel}) supports: ${yes.join(", ")}.` +
           (no.length ? `\nNot supported: ${no.join(", ")}${said}.` : "") +
-          `\nPosition encoding: ${doc.encoding}.`,
+          `\nPosition encoding: ${described.encoding}` +
+          (described.ecmascriptLines
+            ? " on ECMAScript's lines (U+2028 and U+2029 end one too; lspgate converts)."
+            : "."),
         details: {
           server: doc.server,
-          encoding: doc.encoding,
+          ...described,
           actions,
           capabilities: doc.client.capabilities,
         },

@@ -1,14 +1,12 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
+import { fromServerPosition, type ServerPosition, toServerPosition } from "../lsp/positions.ts";
 import {
   findSymbolColumn,
-  fromServerPosition,
   lexingOf,
   type LineLexing,
-  type ServerPosition,
   symbolOccurrences,
-  toServerPosition,
-} from "../lsp/positions.ts";
+} from "../lsp/symbol_columns.ts";
 import type { PositionInput } from "./schema.ts";
 import { ask, type QueryDocument } from "./document.ts";
 import type { ActionContext } from "./types.ts";

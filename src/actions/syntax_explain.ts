@@ -1,7 +1,7 @@
 // Actions that need a server, when none can run: their failure explained from the syntax tree
 // (withSyntax), and a rename's new name checked against the file's grammar first.
 import { LspGateError } from "../errors.ts";
-import { findSymbolColumn } from "../lsp/positions.ts";
+import { findSymbolColumn } from "../lsp/symbol_columns.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import {

@@ -4,11 +4,9 @@ import {
   applyEdits,
   columnOfUtf16,
   ECMASCRIPT_UTF16,
-  findSymbolColumn,
   fromServerCharacter,
   fromServerPosition,
   fromServerRange,
-  lexingOf,
   negotiatedEncoding,
   type PositionEncoding,
   type ServerTextEdit,
@@ -17,6 +15,7 @@ import {
   utf16OfColumn,
 } from "./positions.ts";
 import { TextLines } from "./text_lines.ts";
+import { findSymbolColumn, lexingOf } from "./symbol_columns.ts";
 
 const ENCODINGS: PositionEncoding[] = ["utf-8", "utf-16", "utf-32"];
 const E_ACUTE = "e\u0301"; // é as e + combining acute: two code points

@@ -49,9 +49,11 @@ async function project(setup?: (root: string) => Promise<void>): Promise<string>
 
 /**
  * Definition, hover, references, outline and diagnostics in a.ts, each at its exact place; the
- * server's note.
+ * server's note and how it counts positions (`capabilities`).
  */
-async function assertPlaces(root: string): Promise<string> {
+async function assertPlaces(
+  root: string,
+): Promise<{ note: string; positions: Record<string, unknown> }> {
   const lspgate = startTask(["--root", root]);
   try {
     const locations = (answer: Record<string, unknown>) => {
@@ -113,7 +115,12 @@ async function assertPlaces(root: string): Promise<string> {
     );
 
     const servers = await lspgate.ask({ id: 2, action: "servers" });
-    return (servers.details as { servers: { note?: string }[] }).servers[0].note ?? "";
+    const capabilities = await ask({ action: "capabilities" });
+    const { encoding, ecmascriptLines } = capabilities.details as Record<string, unknown>;
+    return {
+      note: (servers.details as { servers: { note?: string }[] }).servers[0].note ?? "",
+      positions: { encoding, ecmascriptLines },
+    };
   } finally {
     await lspgate.kill();
   }
@@ -122,7 +129,10 @@ async function assertPlaces(root: string): Promise<string> {
 Deno.test("typescript-language-server in a file with U+2028 and U+2029: definition, hover, references, outline and diagnostics where they are", async () => {
   const root = await project();
   try {
-    assert.doesNotMatch(await assertPlaces(root), /TypeScript 7/);
+    const { note, positions } = await assertPlaces(root);
+    assert.doesNotMatch(note, /TypeScript 7/);
+    // Said as it is: UTF-16, on ECMAScript's lines.
+    assert.deepEqual(positions, { encoding: "utf-16", ecmascriptLines: true });
   } finally {
     await Deno.remove(root, { recursive: true });
   }
@@ -138,7 +148,9 @@ Deno.test("TypeScript 7's own server in the same file: its places are LSP's, tak
     );
   });
   try {
-    assert.match(await assertPlaces(root), /TypeScript 7\.0\.2 \(native\)/);
+    const { note, positions } = await assertPlaces(root);
+    assert.match(note, /TypeScript 7\.0\.2 \(native\)/);
+    assert.deepEqual(positions, { encoding: "utf-8", ecmascriptLines: undefined });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

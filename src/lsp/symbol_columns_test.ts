@@ -1,7 +1,7 @@
 // findSymbolColumn() with a language's lexing: block comments, strings inside interpolations, and
 // sigils that are part of a name, dotted names (the prober's finds 10, 11 and 12).
 import assert from "node:assert/strict";
-import { findSymbolColumn, lexingOf, symbolOccurrences } from "./positions.ts";
+import { findSymbolColumn, lexingOf, symbolOccurrences } from "./symbol_columns.ts";
 
 const ts = lexingOf("src/a.ts");
 const python = lexingOf("m.py");
