@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { LspGateError } from "../errors.ts";
 import {
+  type AgentPosition,
   applyEdits,
   columnOfUtf16,
   ECMASCRIPT_UTF16,
@@ -9,6 +10,7 @@ import {
   fromServerRange,
   negotiatedEncoding,
   type PositionEncoding,
+  type ServerPosition,
   type ServerTextEdit,
   toServerCharacter,
   toServerPosition,
@@ -387,35 +389,21 @@ Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 con
   const text = 'const s = "a\u2028b"; const t = 1;\nt;\u2029x🙂y\n';
   const lines = new TextLines(text);
   assert.equal(lines.lineCount, 3);
-  // `t` declared after the LS: LSP line 0, column 24; tsserver's line 1, character 10.
-  const declared = { line: 1, column: 24 };
   assert.equal(lines.line(0)[23], "t");
-  assert.deepEqual(toServerPosition(lines, declared, ECMASCRIPT_UTF16), {
-    line: 1,
-    character: 10,
-  });
-  assert.deepEqual(
-    fromServerPosition(lines, { line: 1, character: 10 }, ECMASCRIPT_UTF16),
-    declared,
-  );
-  // Before the separator, the same as LSP's.
-  assert.deepEqual(toServerPosition(lines, { line: 1, column: 7 }, ECMASCRIPT_UTF16), {
-    line: 0,
-    character: 6,
-  });
-  // The next LSP line is tsserver's third, and after its U+2029 its fourth, in UTF-16 units.
-  assert.deepEqual(fromServerPosition(lines, { line: 2, character: 0 }, ECMASCRIPT_UTF16), {
-    line: 2,
-    column: 1,
-  });
-  assert.deepEqual(fromServerPosition(lines, { line: 3, character: 3 }, ECMASCRIPT_UTF16), {
-    line: 2,
-    column: 6,
-  });
-  assert.deepEqual(toServerPosition(lines, { line: 2, column: 6 }, ECMASCRIPT_UTF16), {
-    line: 3,
-    character: 3,
-  });
+  // Agent positions and tsserver's for the same places, converted both ways.
+  const places: [AgentPosition, ServerPosition][] = [
+    // `t` declared after the LS: LSP line 0, column 24; tsserver's line 1, character 10.
+    [{ line: 1, column: 24 }, { line: 1, character: 10 }],
+    // Before the separator, the same as LSP's.
+    [{ line: 1, column: 7 }, { line: 0, character: 6 }],
+    // The next LSP line is tsserver's third, and after its U+2029 its fourth, in UTF-16 units.
+    [{ line: 2, column: 1 }, { line: 2, character: 0 }],
+    [{ line: 2, column: 6 }, { line: 3, character: 3 }],
+  ];
+  for (const [agent, server] of places) {
+    assert.deepEqual(toServerPosition(lines, agent, ECMASCRIPT_UTF16), server);
+    assert.deepEqual(fromServerPosition(lines, server, ECMASCRIPT_UTF16), agent);
+  }
   assert.deepEqual(
     fromServerRange(lines, {
       start: { line: 1, character: 10 },
