@@ -1,7 +1,12 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
 import { boundText, plural } from "../format/bound.ts";
-import { applyEdits, fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
+import {
+  applyEdits,
+  fromServerRange,
+  type PositionEncoding,
+  TSSERVER_UTF16,
+} from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { ActionContext } from "./types.ts";
@@ -62,7 +67,10 @@ export async function planEdit(
       plan.files.push(file);
     }
     file.edits.push(...edits.filter((e) => e && e.range && typeof e.newText === "string"));
-    if (server?.ecmaLineBreaks) refuseEcmaPositions(context, file, server.serverName);
+    // Counted as tsserver counts (TSSERVER_UTF16), a BOM is accounted for; by TypeScript 7's not.
+    if (server?.ecmaLineBreaks && encoding !== TSSERVER_UTF16) {
+      refuseBomFirstLine(context, file, server.serverName);
+    }
   };
   for (const [uri, edits] of Object.entries(edit?.changes ?? {})) await addEdits(uri, edits);
   for (const change of edit?.documentChanges ?? []) {
@@ -107,13 +115,12 @@ export async function planEdit(
 }
 
 /**
- * Refuses a file where a server that counts lines as ECMAScript does (typescript-language-server)
- * gives positions that are not LSP's: on the first line of a file with a BOM, which tsserver drops
- * when it reads the file from disk. Written there, the edit landed a column off (a helper's find:
- * `import {salutet }`), answered ok. Its lines, which U+2028 and U+2029 end too, are counted as it
- * counts them (ECMASCRIPT_UTF16).
+ * Refuses a file where TypeScript 7's server gives positions that are not LSP's: on the first line
+ * of a file with a BOM, which it drops when it reads the file from disk. Written there, an edit
+ * landed off (typescript-language-server's did too, a helper's find: `import {salutet }`, answered
+ * ok; its positions are now counted as tsserver counts them, TSSERVER_UTF16).
  */
-function refuseEcmaPositions(context: ActionContext, file: PlannedFile, server: string): void {
+function refuseBomFirstLine(context: ActionContext, file: PlannedFile, server: string): void {
   const bomFirstLine = file.before.startsWith("\uFEFF") &&
     file.edits.some((e) => e.range.start.line === 0 || e.range.end.line === 0);
   if (!bomFirstLine) return;

@@ -20,7 +20,7 @@ export interface ClientOptions {
   ecmaLineBreaks?: boolean;
   /**
    * Its positions count lines as ECMAScript does (typescript-language-server's are tsserver's):
-   * they are converted (ECMASCRIPT_UTF16). Not TypeScript 7's own server, whose lines are LSP's.
+   * they are converted (TSSERVER_UTF16). Not TypeScript 7's own server, whose lines are LSP's.
    */
   ecmaLines?: boolean;
   /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */

@@ -1,19 +1,20 @@
 import { LspGateError } from "../errors.ts";
-import { ecmascriptLinesOf, TextLines } from "./text_lines.ts";
+import { type ServerText, TextLines, tsserverTextOf } from "./text_lines.ts";
 
 /** A position encoding a server may negotiate: how it counts `character`. */
 export type NegotiatedEncoding = "utf-8" | "utf-16" | "utf-32";
 
 /**
  * tsserver's positions, which typescript-language-server passes on as LSP's: UTF-16, on lines that
- * U+2028 and U+2029 end as well (ECMAScript's line terminators). Taken as LSP's, a query after one
- * was asked about the line above, and its answer put a line below (a hover on `return other;`
- * answered about the function declared above it; its definition, "none").
+ * U+2028 and U+2029 end as well (ECMAScript's line terminators), in a text without a leading BOM
+ * (it drops one from a file it reads from disk). Taken as LSP's, a query after a separator was
+ * asked about the line above, and its answer put a line below (a hover on `return other;` answered
+ * about the function declared above it; its definition, "none").
  */
-export const ECMASCRIPT_UTF16 = "utf-16, ECMAScript lines";
+export const TSSERVER_UTF16 = "utf-16, as tsserver counts";
 
 /** How a server counts positions: a negotiated encoding, or tsserver's lines and UTF-16. */
-export type PositionEncoding = NegotiatedEncoding | typeof ECMASCRIPT_UTF16;
+export type PositionEncoding = NegotiatedEncoding | typeof TSSERVER_UTF16;
 
 /** The encodings lspgate offers in `general.positionEncodings`, in order of preference. */
 export const POSITION_ENCODINGS: readonly NegotiatedEncoding[] = [
@@ -70,14 +71,17 @@ export function describeEncoding(encoding: PositionEncoding): {
   encoding: NegotiatedEncoding;
   ecmascriptLines?: true;
 } {
-  return encoding === ECMASCRIPT_UTF16
-    ? { encoding: "utf-16", ecmascriptLines: true }
-    : { encoding };
+  return encoding === TSSERVER_UTF16 ? { encoding: "utf-16", ecmascriptLines: true } : { encoding };
 }
 
-/** The lines a server's positions count in `lines`' text: ECMAScript's for tsserver's. */
+/** `lines`' text as the server has it, where that differs (tsserver's); else undefined. */
+export function serverTextOf(lines: TextLines, encoding: PositionEncoding): ServerText | undefined {
+  return encoding === TSSERVER_UTF16 ? tsserverTextOf(lines) : undefined;
+}
+
+/** The lines a server's positions count (tsserver's: see tsserverTextOf). */
 export function serverLinesOf(lines: TextLines, encoding: PositionEncoding): TextLines {
-  return encoding === ECMASCRIPT_UTF16 ? ecmascriptLinesOf(lines) : lines;
+  return serverTextOf(lines, encoding)?.lines ?? lines;
 }
 
 /** The server `character` for a 1-based code point column; past the end clamps to the line end. */
@@ -137,11 +141,11 @@ export function toServerPosition(
   }
   const line = pos.line - 1;
   const character = toServerCharacter(lines.line(line), pos.column, encoding);
-  const server = serverLinesOf(lines, encoding);
-  // Where the server's lines are not LSP's, the same place in the text, counted on its lines.
-  return server === lines
-    ? { line, character }
-    : server.positionAt(lines.offsetAt(line, character));
+  const server = serverTextOf(lines, encoding);
+  // Where the server's text is not lspgate's, the same place in it, counted on its lines.
+  return server
+    ? server.lines.positionAt(lines.offsetAt(line, character) - server.shift)
+    : { line, character };
 }
 
 /** Converts a server's 0-based position to a 1-based agent position. */
@@ -152,10 +156,10 @@ export function fromServerPosition(
 ): AgentPosition {
   let line = Math.max(0, Math.trunc(pos.line));
   let character = pos.character;
-  const server = serverLinesOf(lines, encoding);
-  if (server !== lines) {
-    // In UTF-16 units on the server's line: the same place in the text, on LSP's lines.
-    ({ line, character } = lines.positionAt(server.offsetAt(line, character)));
+  const server = serverTextOf(lines, encoding);
+  if (server) {
+    // In UTF-16 units on the server's line: the same place in lspgate's text, on LSP's lines.
+    ({ line, character } = lines.positionAt(server.lines.offsetAt(line, character) + server.shift));
   }
   return {
     line: line + 1,
@@ -185,11 +189,14 @@ export function applyEdits(
   edits: readonly ServerTextEdit[],
   encoding: PositionEncoding,
 ): string {
-  const lines = serverLinesOf(new TextLines(text), encoding);
+  const own = new TextLines(text);
+  const server = serverTextOf(own, encoding);
+  const lines = server?.lines ?? own;
+  const shift = server?.shift ?? 0;
   const offsetOf = (pos: ServerPosition) => {
     const line = Math.trunc(pos.line);
     const utf16 = locate(lines.line(line), pos.character, encoding).utf16;
-    return lines.offsetAt(line, utf16);
+    return lines.offsetAt(line, utf16) + shift;
   };
   const resolved = edits.map((edit, index) => {
     const start = offsetOf(edit.range.start);
@@ -220,7 +227,7 @@ export function applyEdits(
 function unitsOf(char: string, encoding: PositionEncoding): number {
   if (encoding === "utf-32") return 1;
   const code = char.codePointAt(0)!;
-  if (encoding === "utf-16" || encoding === ECMASCRIPT_UTF16) return code > 0xffff ? 2 : 1;
+  if (encoding === "utf-16" || encoding === TSSERVER_UTF16) return code > 0xffff ? 2 : 1;
   // A lone surrogate is written as U+FFFD, three bytes.
   if (code < 0x80) return 1;
   if (code < 0x800) return 2;

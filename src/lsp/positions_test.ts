@@ -4,7 +4,6 @@ import {
   type AgentPosition,
   applyEdits,
   columnOfUtf16,
-  ECMASCRIPT_UTF16,
   fromServerCharacter,
   fromServerPosition,
   fromServerRange,
@@ -14,6 +13,7 @@ import {
   type ServerTextEdit,
   toServerCharacter,
   toServerPosition,
+  TSSERVER_UTF16,
   utf16OfColumn,
 } from "./positions.ts";
 import { TextLines } from "./text_lines.ts";
@@ -401,26 +401,53 @@ Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 con
     [{ line: 2, column: 6 }, { line: 3, character: 3 }],
   ];
   for (const [agent, server] of places) {
-    assert.deepEqual(toServerPosition(lines, agent, ECMASCRIPT_UTF16), server);
-    assert.deepEqual(fromServerPosition(lines, server, ECMASCRIPT_UTF16), agent);
+    assert.deepEqual(toServerPosition(lines, agent, TSSERVER_UTF16), server);
+    assert.deepEqual(fromServerPosition(lines, server, TSSERVER_UTF16), agent);
   }
   assert.deepEqual(
     fromServerRange(lines, {
       start: { line: 1, character: 10 },
       end: { line: 1, character: 11 },
-    }, ECMASCRIPT_UTF16),
+    }, TSSERVER_UTF16),
     { line: 1, column: 24, endLine: 1, endColumn: 25 },
   );
   // A rename of t as tsserver gives it: every edit where the name is.
   const renamed = applyEdits(text, [
     { range: { start: { line: 1, character: 10 }, end: { line: 1, character: 11 } }, newText: "u" },
     { range: { start: { line: 2, character: 0 }, end: { line: 2, character: 1 } }, newText: "u" },
-  ], ECMASCRIPT_UTF16);
+  ], TSSERVER_UTF16);
   assert.equal(renamed, 'const s = "a\u2028b"; const u = 1;\nu;\u2029x🙂y\n');
   // Text without a separator: positions are LSP's, as for UTF-16.
   const plain = new TextLines("a\nbc\n");
-  assert.deepEqual(toServerPosition(plain, { line: 2, column: 2 }, ECMASCRIPT_UTF16), {
+  assert.deepEqual(toServerPosition(plain, { line: 2, column: 2 }, TSSERVER_UTF16), {
     line: 1,
     character: 1,
   });
+});
+
+Deno.test("tsserver's positions in a file with a BOM (which it does not have): its first line a unit short", () => {
+  const text = "\uFEFFexport function greet() {}\ngreet();\n";
+  const lines = new TextLines(text);
+  // greet at column 18 counting the BOM; tsserver's character 16.
+  assert.deepEqual(toServerPosition(lines, { line: 1, column: 18 }, TSSERVER_UTF16), {
+    line: 0,
+    character: 16,
+  });
+  assert.deepEqual(fromServerPosition(lines, { line: 0, character: 16 }, TSSERVER_UTF16), {
+    line: 1,
+    column: 18,
+  });
+  // Later lines are not moved.
+  assert.deepEqual(fromServerPosition(lines, { line: 1, character: 0 }, TSSERVER_UTF16), {
+    line: 2,
+    column: 1,
+  });
+  const renamed = applyEdits(text, [
+    {
+      range: { start: { line: 0, character: 16 }, end: { line: 0, character: 21 } },
+      newText: "hi",
+    },
+    { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } }, newText: "hi" },
+  ], TSSERVER_UTF16);
+  assert.equal(renamed, "\uFEFFexport function hi() {}\nhi();\n");
 });

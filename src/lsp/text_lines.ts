@@ -95,17 +95,30 @@ export function linesOf(text: string): TextLines {
   return lines;
 }
 
-const ecmascriptLines = new WeakMap<TextLines, TextLines>();
+/**
+ * A text as a server has it where that differs from lspgate's: its lines, and how many UTF-16 units
+ * of lspgate's text come before the server's (a BOM the server does not have).
+ */
+export interface ServerText {
+  lines: TextLines;
+  shift: number;
+}
+
+const tsserverTexts = new WeakMap<TextLines, ServerText | null>();
 
 /**
- * `lines` split as ECMAScript splits them, where that differs (the text holds a U+2028 or U+2029);
- * else `lines` itself.
+ * `lines`' text as tsserver has it: without a leading BOM (dropped when it reads a file from disk,
+ * and so not sent when lspgate opens one), on ECMAScript's lines (U+2028 and U+2029 end one too).
+ * Undefined where that is the text and lines lspgate has.
  */
-export function ecmascriptLinesOf(lines: TextLines): TextLines {
-  let split = ecmascriptLines.get(lines);
-  if (!split) {
-    split = /[\u2028\u2029]/.test(lines.text) ? new TextLines(lines.text, true) : lines;
-    ecmascriptLines.set(lines, split);
+export function tsserverTextOf(lines: TextLines): ServerText | undefined {
+  let found = tsserverTexts.get(lines);
+  if (found === undefined) {
+    const shift = lines.text.startsWith("\uFEFF") ? 1 : 0;
+    found = shift || /[\u2028\u2029]/.test(lines.text)
+      ? { lines: new TextLines(lines.text.slice(shift), true), shift }
+      : null;
+    tsserverTexts.set(lines, found);
   }
-  return split;
+  return found ?? undefined;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ecmascriptLinesOf, linesOf, TextLines } from "./text_lines.ts";
+import { linesOf, TextLines, tsserverTextOf } from "./text_lines.ts";
 
 Deno.test("TextLines splits on \\n, \\r\\n and \\r alike", () => {
   const lines = new TextLines("a\nb\r\nc\rd");
@@ -92,16 +92,21 @@ Deno.test("linesOf() splits a text once while it is recent, and its lines are th
   assert.equal(again.line(1), "y");
 });
 
-Deno.test("ECMAScript's lines end at U+2028 and U+2029 too; a text without either keeps its own", () => {
-  const lines = new TextLines("a\u2028b\r\nc\u2029\rd");
+Deno.test("tsserver's text: lines end at U+2028 and U+2029 too, a leading BOM is not in it; a text with neither is lspgate's", () => {
+  const lines = new TextLines("\uFEFFa\u2028b\r\nc\u2029\rd");
   assert.equal(lines.lineCount, 3);
-  const ecmascript = ecmascriptLinesOf(lines);
+  const server = tsserverTextOf(lines)!;
+  assert.equal(server.shift, 1);
   assert.deepEqual(
-    Array.from({ length: ecmascript.lineCount }, (_, i) => ecmascript.line(i)),
+    Array.from({ length: server.lines.lineCount }, (_, i) => server.lines.line(i)),
     ["a", "b", "c", "", "d"],
   );
-  assert.deepEqual(ecmascript.positionAt(lines.offsetAt(1, 0)), { line: 2, character: 0 });
-  assert.equal(ecmascriptLinesOf(lines), ecmascript);
-  const plain = new TextLines("a\nb");
-  assert.equal(ecmascriptLinesOf(plain), plain);
+  // The start of LSP's second line is tsserver's third.
+  assert.deepEqual(server.lines.positionAt(lines.offsetAt(1, 0) - server.shift), {
+    line: 2,
+    character: 0,
+  });
+  assert.equal(tsserverTextOf(lines), server);
+  assert.equal(tsserverTextOf(new TextLines("a\nb")), undefined);
+  assert.deepEqual(tsserverTextOf(new TextLines("\uFEFFa\nb"))?.lines.line(0), "a");
 });

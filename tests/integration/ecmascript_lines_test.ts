@@ -155,3 +155,50 @@ Deno.test("TypeScript 7's own server in the same file: its places are LSP's, tak
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("typescript-language-server in a file with a BOM: its first line's places, asked in it and answered from another file", async () => {
+  // tsserver drops the BOM of a file it reads from disk: a definition into one's first line came
+  // back a column short (17 for greet at 18, the BOM being the line's first character).
+  const root = await project(async (root) => {
+    await Deno.writeTextFile(
+      join(root, "src/c.ts"),
+      "\uFEFFexport function greet(): number { return 1; }\nexport const x = greet();\n",
+    );
+    await Deno.writeTextFile(
+      join(root, "src/d.ts"),
+      'import { greet } from "./c";\nexport const y = greet();\n',
+    );
+  });
+  const lspgate = startTask(["--root", root]);
+  try {
+    const places = async (request: Record<string, unknown>) => {
+      const answer = await lspgate.ask({ id: 1, timeout: 60_000, ...request });
+      assert.equal(answer.ok, true, JSON.stringify(answer));
+      return (answer.details as { locations: Location[] }).locations.map((l) =>
+        `${l.file}:${l.line}:${l.column}-${l.endColumn}`
+      );
+    };
+    // c.ts not open: tsserver read it from disk.
+    assert.deepEqual(
+      await places({ action: "definition", file: "src/d.ts", line: 2, column: 18 }),
+      ["src/c.ts:1:18-23"],
+    );
+    // Asked in c.ts (now open, sent as tsserver reads it) and answered in both files.
+    assert.deepEqual(
+      await places({ action: "references", file: "src/c.ts", line: 1, column: 18 }),
+      ["src/c.ts:1:18-23", "src/c.ts:2:18-23", "src/d.ts:1:10-15", "src/d.ts:2:18-23"],
+    );
+    const hover = await lspgate.ask({
+      id: 2,
+      action: "hover",
+      file: "src/c.ts",
+      line: 1,
+      column: 20,
+    });
+    assert.equal(hover.ok, true, JSON.stringify(hover));
+    assert.match((hover.details as { text: string }).text, /function greet\(\): number/);
+  } finally {
+    await lspgate.kill();
+    await Deno.remove(root, { recursive: true });
+  }
+});
