@@ -11,7 +11,8 @@ import { moduleGraph } from "../helpers/module_graph.ts";
 import { REPO_ROOT } from "../helpers/program.ts";
 import { TempWorkspace } from "../helpers/workspace.ts";
 
-// What the client's code may use of Deno: starting and signalling its server, and error classes.
+// What the client's code may use of Deno: starting and signalling its server, error classes, and
+// whether a timer holds the process open (its request deadlines: src/deadlines.ts), no I/O.
 const ALLOWED = new Set([
   "Deno.Command",
   "Deno.ChildProcess",
@@ -19,6 +20,8 @@ const ALLOWED = new Set([
   "Deno.Signal",
   "Deno.pid",
   "Deno.errors",
+  "Deno.refTimer",
+  "Deno.unrefTimer",
 ]);
 
 /** Each use of a Deno API outside `allowed`, dynamic import, fetch or Node I/O in `entry`'s graph. */
