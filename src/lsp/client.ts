@@ -3,7 +3,7 @@ import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection } from "../jsonrpc/mod.ts";
 import { LspGateError } from "../errors.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
-import { type PositionEncoding, TSSERVER_UTF16 } from "./positions.ts";
+import { asTsserverHasIt, type PositionEncoding, TSSERVER_UTF16 } from "./positions.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
 import { retryContentModified } from "./content_modified.ts";
@@ -235,7 +235,7 @@ export class LspClient {
   /** Sends a notification; SERVER_EXITED (with how and why) when the server is gone. */
   async notify(method: string, params: unknown): Promise<void> {
     if (this.exitInfo) throw this.#exitedError();
-    if (this.encoding === TSSERVER_UTF16) params = withoutBom(method, params);
+    if (this.encoding === TSSERVER_UTF16) params = asTsserverHasIt(method, params);
     try {
       await this.#connection.sendNotification(method, params);
     } catch (error) {
@@ -448,27 +448,4 @@ export class LspClient {
     this.#readiness.observe(method, params);
     this.#waiters.notify();
   }
-}
-
-/**
- * A document's text as tsserver has it: it drops a file's BOM when it reads the file from disk, so
- * an open one without it counts its first line alike (TSSERVER_UTF16 puts the BOM back).
- */
-function withoutBom(method: string, params: unknown): unknown {
-  const strip = (text: string) => text.startsWith("\uFEFF") ? text.slice(1) : text;
-  if (method === "textDocument/didOpen") {
-    const { textDocument } = params as proto.DidOpenTextDocumentParams;
-    return {
-      ...(params as object),
-      textDocument: { ...textDocument, text: strip(textDocument.text) },
-    };
-  }
-  if (method === "textDocument/didChange") {
-    const change = params as proto.DidChangeTextDocumentParams;
-    return {
-      ...change,
-      contentChanges: change.contentChanges.map((c) => "range" in c ? c : { text: strip(c.text) }),
-    };
-  }
-  return params;
 }

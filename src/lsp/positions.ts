@@ -1,3 +1,4 @@
+import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
 import { type ServerText, TextLines, tsserverTextOf } from "./text_lines.ts";
 
@@ -82,6 +83,30 @@ export function serverTextOf(lines: TextLines, encoding: PositionEncoding): Serv
 /** The lines a server's positions count (tsserver's: see tsserverTextOf). */
 export function serverLinesOf(lines: TextLines, encoding: PositionEncoding): TextLines {
   return serverTextOf(lines, encoding)?.lines ?? lines;
+}
+
+/**
+ * A didOpen's or didChange's params with the text as tsserver has it: it drops a file's BOM when it
+ * reads the file from disk, so a file opened without one counts its first line alike
+ * (TSSERVER_UTF16 puts the BOM back).
+ */
+export function asTsserverHasIt(method: string, params: unknown): unknown {
+  const strip = (text: string) => text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (method === "textDocument/didOpen") {
+    const { textDocument } = params as proto.DidOpenTextDocumentParams;
+    return {
+      ...(params as object),
+      textDocument: { ...textDocument, text: strip(textDocument.text) },
+    };
+  }
+  if (method === "textDocument/didChange") {
+    const change = params as proto.DidChangeTextDocumentParams;
+    return {
+      ...change,
+      contentChanges: change.contentChanges.map((c) => "range" in c ? c : { text: strip(c.text) }),
+    };
+  }
+  return params;
 }
 
 /** The server `character` for a 1-based code point column; past the end clamps to the line end. */
