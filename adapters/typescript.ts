@@ -60,9 +60,10 @@ export const typescriptAdapter: Adapter = {
   },
   priority: 10,
   installHint,
-  // tsserver counts U+2028 and U+2029 as line breaks and drops a BOM read from disk (TypeScript
-  // 7's server counts lines as LSP does: its commands say lspLines).
+  // tsserver counts U+2028 and U+2029 as line breaks (TypeScript 7's server counts lines as LSP
+  // does: its commands say lspLines); both drop a BOM they read from disk.
   ecmaLineBreaks: true,
+  dropsBom: true,
   // Its tsserver gone (killed, out of memory), it stays up and answers nothing for good.
   wedgedByLog: "\\[tsserver\\] Exited",
   // typescript-language-server answers from a syntax-only server until the project is loaded.

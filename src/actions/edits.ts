@@ -95,7 +95,7 @@ const renameAction = defineAction({
           },
         };
       }
-      const plan = await planEdit(context, edit, doc.encoding, doc.client.options);
+      const plan = await planEdit(context, edit, doc.encoding);
       const hash = await editHash(context, plan);
       const renamed = position.word ? { from: position.word, to: input.new_name } : undefined;
       const check = await checkEdit(context, plan, input, doc.lease, renamed);
@@ -147,7 +147,7 @@ const renameFileAction = defineAction({
           files: [{ oldUri: doc.uri, newUri }],
         })
         : null;
-      const plan = await planEdit(context, edit, doc.encoding, doc.client.options);
+      const plan = await planEdit(context, edit, doc.encoding);
       plan.operations.push({ kind: "rename", path: doc.path, target });
       const hash = await editHash(context, plan);
       if (input.apply) {
@@ -200,12 +200,7 @@ const formatAction = defineAction({
           insertFinalNewline: true,
         },
       });
-      const plan = await planEdit(
-        context,
-        { changes: { [doc.uri]: edits ?? [] } },
-        doc.encoding,
-        doc.client.options,
-      );
+      const plan = await planEdit(context, { changes: { [doc.uri]: edits ?? [] } }, doc.encoding);
       const hash = await editHash(context, plan);
       const check = await checkEdit(context, plan, input, doc.lease);
       const write = mayWrite(input, check);
@@ -317,7 +312,7 @@ const codeActionsAction = defineAction({
             "applies edits it can check, so it is not run.",
         );
       }
-      const plan = await planEdit(context, action.edit, doc.encoding, doc.client.options);
+      const plan = await planEdit(context, action.edit, doc.encoding);
       const hash = await editHash(context, plan);
       const check = await checkEdit(context, plan, input, doc.lease);
       const write = mayWrite(input, check);

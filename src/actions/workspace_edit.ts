@@ -1,12 +1,7 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
 import { boundText, plural } from "../format/bound.ts";
-import {
-  applyEdits,
-  fromServerRange,
-  type PositionEncoding,
-  TSSERVER_UTF16,
-} from "../lsp/positions.ts";
+import { applyEdits, fromServerRange, type PositionEncoding } from "../lsp/positions.ts";
 import { TextLines } from "../lsp/text_lines.ts";
 import type { WorkspacePath } from "../permissions/workspace.ts";
 import type { ActionContext } from "./types.ts";
@@ -51,7 +46,6 @@ export async function planEdit(
   context: ActionContext,
   edit: proto.WorkspaceEdit | null | undefined,
   encoding: PositionEncoding,
-  server?: { serverName: string; ecmaLineBreaks?: boolean },
 ): Promise<EditPlan> {
   const plan: EditPlan = { files: [], operations: [], encoding };
   const byPath = new Map<string, PlannedFile>();
@@ -67,10 +61,6 @@ export async function planEdit(
       plan.files.push(file);
     }
     file.edits.push(...edits.filter((e) => e && e.range && typeof e.newText === "string"));
-    // Counted as tsserver counts (TSSERVER_UTF16), a BOM is accounted for; by TypeScript 7's not.
-    if (server?.ecmaLineBreaks && encoding !== TSSERVER_UTF16) {
-      refuseBomFirstLine(context, file, server.serverName);
-    }
   };
   for (const [uri, edits] of Object.entries(edit?.changes ?? {})) await addEdits(uri, edits);
   for (const change of edit?.documentChanges ?? []) {
@@ -112,25 +102,6 @@ export async function planEdit(
     }
   }
   return plan;
-}
-
-/**
- * Refuses a file where TypeScript 7's server gives positions that are not LSP's: on the first line
- * of a file with a BOM, which it drops when it reads the file from disk. Written there, an edit
- * landed off (typescript-language-server's did too, a helper's find: `import {salutet }`, answered
- * ok; its positions are now counted as tsserver counts them, TSSERVER_UTF16).
- */
-function refuseBomFirstLine(context: ActionContext, file: PlannedFile, server: string): void {
-  const bomFirstLine = file.before.startsWith("\uFEFF") &&
-    file.edits.some((e) => e.range.start.line === 0 || e.range.end.line === 0);
-  if (!bomFirstLine) return;
-  const name = context.workspace.relative(file.path);
-  throw new LspGateError(
-    "INVALID_INPUT",
-    `${name} begins with a byte order mark, which ${server} drops on its first line where LSP ` +
-      "counts it: its positions there are not the file's, so the edit is not written.",
-    { file: name },
-  );
 }
 
 /** The plan as `details.changes`, positions in the agent's 1-based code points. */

@@ -3,7 +3,7 @@ import type * as proto from "vscode-languageserver-protocol";
 import { JsonRpcConnection } from "../jsonrpc/mod.ts";
 import { LspGateError } from "../errors.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
-import { asTsserverHasIt, type PositionEncoding, TSSERVER_UTF16 } from "./positions.ts";
+import { dropsBom, type PositionEncoding, TSSERVER_UTF16, withoutBom } from "./positions.ts";
 import { type ServerProcess, spawnServer } from "./process.ts";
 import { supportsMethod } from "./methods.ts";
 import { retryContentModified } from "./content_modified.ts";
@@ -130,9 +130,11 @@ export class LspClient {
     const answer = initializeAnswer(result);
     this.capabilities = answer.capabilities;
     // UTF-16 is tsserver's only way; its lines are ECMAScript's, its texts without a BOM (see
-    // TSSERVER_UTF16).
+    // TSSERVER_UTF16). A server that drops a file's BOM is opened files without it too.
     this.encoding = this.options.ecmaLines && answer.encoding === "utf-16"
       ? TSSERVER_UTF16
+      : this.options.dropsBom
+      ? `${answer.encoding}, without the BOM`
       : answer.encoding;
     this.serverVersion = answer.serverVersion;
     await this.#connection.sendNotification("initialized", {});
@@ -235,7 +237,7 @@ export class LspClient {
   /** Sends a notification; SERVER_EXITED (with how and why) when the server is gone. */
   async notify(method: string, params: unknown): Promise<void> {
     if (this.exitInfo) throw this.#exitedError();
-    if (this.encoding === TSSERVER_UTF16) params = asTsserverHasIt(method, params);
+    if (dropsBom(this.encoding)) params = withoutBom(method, params);
     try {
       await this.#connection.sendNotification(method, params);
     } catch (error) {

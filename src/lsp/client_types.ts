@@ -14,15 +14,15 @@ export interface ClientOptions {
    */
   host?: { os: string; arch: string; env: Record<string, string> };
   /**
-   * The server counts lines as ECMAScript does (U+2028 and U+2029 end a line too) and drops a
-   * file's BOM when it reads it from disk: its positions in such files are not LSP's.
-   */
-  ecmaLineBreaks?: boolean;
-  /**
    * Its positions count lines as ECMAScript does (typescript-language-server's are tsserver's):
    * they are converted (TSSERVER_UTF16). Not TypeScript 7's own server, whose lines are LSP's.
    */
   ecmaLines?: boolean;
+  /**
+   * It drops a file's BOM when it reads the file from disk (both TypeScript servers): files are
+   * opened in it without one, and its positions put it back (WithoutBom, TSSERVER_UTF16).
+   */
+  dropsBom?: boolean;
   /** The data limit the server runs under (servers.<id>.memoryCapMiB), said when it ends badly. */
   memoryCapMiB?: number;
   /** Absolute, real path of the project root this server serves. */

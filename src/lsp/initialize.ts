@@ -2,7 +2,7 @@
 // what it keeps of the server's answer.
 import type * as proto from "vscode-languageserver-protocol";
 import { CLIENT_CAPABILITIES } from "./capabilities.ts";
-import { negotiatedEncoding, type PositionEncoding } from "./positions.ts";
+import { type NegotiatedEncoding, negotiatedEncoding } from "./positions.ts";
 import { baseName } from "./client_util.ts";
 import type { ClientOptions } from "./client_types.ts";
 
@@ -22,7 +22,7 @@ export function initializeParams(options: ClientOptions): proto.InitializeParams
 /** What the client keeps of the `initialize` answer: capabilities, encoding, version. */
 export function initializeAnswer(result: proto.InitializeResult | null | undefined): {
   capabilities: proto.ServerCapabilities;
-  encoding: PositionEncoding;
+  encoding: NegotiatedEncoding;
   serverVersion?: string;
 } {
   const capabilities = result?.capabilities ?? {};

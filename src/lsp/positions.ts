@@ -1,6 +1,6 @@
 import type * as proto from "vscode-languageserver-protocol";
 import { LspGateError } from "../errors.ts";
-import { type ServerText, TextLines, tsserverTextOf } from "./text_lines.ts";
+import { type ServerText, TextLines, withoutBomOf } from "./text_lines.ts";
 
 /** A position encoding a server may negotiate: how it counts `character`. */
 export type NegotiatedEncoding = "utf-8" | "utf-16" | "utf-32";
@@ -14,8 +14,24 @@ export type NegotiatedEncoding = "utf-8" | "utf-16" | "utf-32";
  */
 export const TSSERVER_UTF16 = "utf-16, as tsserver counts";
 
-/** How a server counts positions: a negotiated encoding, or tsserver's lines and UTF-16. */
-export type PositionEncoding = NegotiatedEncoding | typeof TSSERVER_UTF16;
+/**
+ * A negotiated encoding in a text without a leading BOM: TypeScript 7's server drops one from a
+ * file it reads from disk (a definition into one's first line came back three UTF-8 bytes short).
+ */
+export type WithoutBom = `${NegotiatedEncoding}, without the BOM`;
+
+/** How a server counts positions: a negotiated encoding, maybe without the BOM, or tsserver's. */
+export type PositionEncoding = NegotiatedEncoding | WithoutBom | typeof TSSERVER_UTF16;
+
+/** The units `encoding` counts a line's characters in. */
+function unitsOfEncoding(encoding: PositionEncoding): NegotiatedEncoding {
+  return encoding.split(",")[0] as NegotiatedEncoding;
+}
+
+/** Whether a server counting `encoding` has no BOM in its texts (lspgate opens files without it). */
+export function dropsBom(encoding: PositionEncoding): boolean {
+  return encoding.includes(",");
+}
 
 /** The encodings lspgate offers in `general.positionEncodings`, in order of preference. */
 export const POSITION_ENCODINGS: readonly NegotiatedEncoding[] = [
@@ -72,25 +88,28 @@ export function describeEncoding(encoding: PositionEncoding): {
   encoding: NegotiatedEncoding;
   ecmascriptLines?: true;
 } {
-  return encoding === TSSERVER_UTF16 ? { encoding: "utf-16", ecmascriptLines: true } : { encoding };
+  const units = unitsOfEncoding(encoding);
+  return encoding === TSSERVER_UTF16
+    ? { encoding: units, ecmascriptLines: true }
+    : { encoding: units };
 }
 
-/** `lines`' text as the server has it, where that differs (tsserver's); else undefined. */
+/** `lines`' text as the server has it, where that differs (no BOM, tsserver's lines); else undefined. */
 export function serverTextOf(lines: TextLines, encoding: PositionEncoding): ServerText | undefined {
-  return encoding === TSSERVER_UTF16 ? tsserverTextOf(lines) : undefined;
+  return dropsBom(encoding) ? withoutBomOf(lines, encoding === TSSERVER_UTF16) : undefined;
 }
 
-/** The lines a server's positions count (tsserver's: see tsserverTextOf). */
+/** The lines a server's positions count (see serverTextOf). */
 export function serverLinesOf(lines: TextLines, encoding: PositionEncoding): TextLines {
   return serverTextOf(lines, encoding)?.lines ?? lines;
 }
 
 /**
- * A didOpen's or didChange's params with the text as tsserver has it: it drops a file's BOM when it
- * reads the file from disk, so a file opened without one counts its first line alike
- * (TSSERVER_UTF16 puts the BOM back).
+ * A didOpen's or didChange's params without the text's BOM, for a server that drops a file's BOM
+ * when it reads the file from disk: a file opened without one counts its first line alike
+ * (dropsBom(): its positions put the BOM back).
  */
-export function asTsserverHasIt(method: string, params: unknown): unknown {
+export function withoutBom(method: string, params: unknown): unknown {
   const strip = (text: string) => text.startsWith("\uFEFF") ? text.slice(1) : text;
   if (method === "textDocument/didOpen") {
     const { textDocument } = params as proto.DidOpenTextDocumentParams;
@@ -165,12 +184,19 @@ export function toServerPosition(
     );
   }
   const line = pos.line - 1;
-  const character = toServerCharacter(lines.line(line), pos.column, encoding);
   const server = serverTextOf(lines, encoding);
-  // Where the server's text is not lspgate's, the same place in it, counted on its lines.
-  return server
-    ? server.lines.positionAt(lines.offsetAt(line, character) - server.shift)
-    : { line, character };
+  if (!server) {
+    return { line, character: toServerCharacter(lines.line(line), pos.column, encoding) };
+  }
+  // Where the server's text is not lspgate's: the same place in it, counted on its line.
+  const at = server.lines.positionAt(
+    lines.offsetAt(line, utf16OfColumn(lines.line(line), pos.column)) - server.shift,
+  );
+  const text = server.lines.line(at.line);
+  return {
+    line: at.line,
+    character: toServerCharacter(text, columnOfUtf16(text, at.character), encoding),
+  };
 }
 
 /** Converts a server's 0-based position to a 1-based agent position. */
@@ -179,17 +205,18 @@ export function fromServerPosition(
   pos: ServerPosition,
   encoding: PositionEncoding,
 ): AgentPosition {
-  let line = Math.max(0, Math.trunc(pos.line));
-  let character = pos.character;
+  const line = Math.max(0, Math.trunc(pos.line));
   const server = serverTextOf(lines, encoding);
-  if (server) {
-    // In UTF-16 units on the server's line: the same place in lspgate's text, on LSP's lines.
-    ({ line, character } = lines.positionAt(server.lines.offsetAt(line, character) + server.shift));
+  if (!server) {
+    return {
+      line: line + 1,
+      column: fromServerCharacter(lines.line(line), pos.character, encoding),
+    };
   }
-  return {
-    line: line + 1,
-    column: fromServerCharacter(lines.line(line), character, encoding),
-  };
+  // The same place in lspgate's text, on LSP's lines.
+  const utf16 = locate(server.lines.line(line), pos.character, encoding).utf16;
+  const at = lines.positionAt(server.lines.offsetAt(line, utf16) + server.shift);
+  return { line: at.line + 1, column: columnOfUtf16(lines.line(at.line), at.character) };
 }
 
 /** Converts a server range to a 1-based agent range. */
@@ -250,9 +277,10 @@ export function applyEdits(
 }
 
 function unitsOf(char: string, encoding: PositionEncoding): number {
-  if (encoding === "utf-32") return 1;
+  const units = unitsOfEncoding(encoding);
+  if (units === "utf-32") return 1;
   const code = char.codePointAt(0)!;
-  if (encoding === "utf-16" || encoding === TSSERVER_UTF16) return code > 0xffff ? 2 : 1;
+  if (units === "utf-16") return code > 0xffff ? 2 : 1;
   // A lone surrogate is written as U+FFFD, three bytes.
   if (code < 0x80) return 1;
   if (code < 0x800) return 2;

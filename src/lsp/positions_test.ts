@@ -4,6 +4,7 @@ import {
   type AgentPosition,
   applyEdits,
   columnOfUtf16,
+  describeEncoding,
   fromServerCharacter,
   fromServerPosition,
   fromServerRange,
@@ -450,4 +451,36 @@ Deno.test("tsserver's positions in a file with a BOM (which it does not have): i
     { range: { start: { line: 1, character: 0 }, end: { line: 1, character: 5 } }, newText: "hi" },
   ], TSSERVER_UTF16);
   assert.equal(renamed, "\uFEFFexport function hi() {}\nhi();\n");
+});
+
+Deno.test("a server without the BOM counting UTF-8 (TypeScript 7's): its first line three bytes short, LSP's lines kept", () => {
+  const text = "\uFEFFconst é = 1; export function greet() {}\u2028x\ngreet();\n";
+  const lines = new TextLines(text);
+  const encoding = "utf-8, without the BOM" as const;
+  // greet at column 31 counting the BOM; the server's byte 30 (é is two bytes).
+  assert.equal([...lines.line(0)].indexOf("g") + 1, 31);
+  assert.deepEqual(toServerPosition(lines, { line: 1, column: 31 }, encoding), {
+    line: 0,
+    character: 30,
+  });
+  assert.deepEqual(fromServerPosition(lines, { line: 0, character: 30 }, encoding), {
+    line: 1,
+    column: 31,
+  });
+  // The U+2028 ends no line here: the next line is the server's second.
+  assert.deepEqual(fromServerPosition(lines, { line: 1, character: 0 }, encoding), {
+    line: 2,
+    column: 1,
+  });
+  assert.equal(
+    applyEdits(text, [
+      {
+        range: { start: { line: 0, character: 30 }, end: { line: 0, character: 35 } },
+        newText: "hi",
+      },
+    ], encoding),
+    "\uFEFFconst é = 1; export function hi() {}\u2028x\ngreet();\n",
+  );
+  assert.deepEqual(describeEncoding(encoding), { encoding: "utf-8" });
+  assert.deepEqual(describeEncoding(TSSERVER_UTF16), { encoding: "utf-16", ecmascriptLines: true });
 });

@@ -104,21 +104,23 @@ export interface ServerText {
   shift: number;
 }
 
-const tsserverTexts = new WeakMap<TextLines, ServerText | null>();
+const serverTexts = [new WeakMap<TextLines, ServerText | null>(), new WeakMap()];
 
 /**
- * `lines`' text as tsserver has it: without a leading BOM (dropped when it reads a file from disk,
- * and so not sent when lspgate opens one), on ECMAScript's lines (U+2028 and U+2029 end one too).
- * Undefined where that is the text and lines lspgate has.
+ * `lines`' text as a server that drops a file's BOM has it (it does when it reads a file from disk,
+ * and lspgate opens one in it without the BOM too); with `ecmascript`, on ECMAScript's lines
+ * (U+2028 and U+2029 end one too: tsserver's). Undefined where that is the text and lines lspgate
+ * has.
  */
-export function tsserverTextOf(lines: TextLines): ServerText | undefined {
-  let found = tsserverTexts.get(lines);
+export function withoutBomOf(lines: TextLines, ecmascript: boolean): ServerText | undefined {
+  const cache = serverTexts[ecmascript ? 1 : 0];
+  let found = cache.get(lines);
   if (found === undefined) {
     const shift = lines.text.startsWith("\uFEFF") ? 1 : 0;
-    found = shift || /[\u2028\u2029]/.test(lines.text)
-      ? { lines: new TextLines(lines.text.slice(shift), true), shift }
+    found = shift || (ecmascript && /[\u2028\u2029]/.test(lines.text))
+      ? { lines: new TextLines(lines.text.slice(shift), ecmascript), shift }
       : null;
-    tsserverTexts.set(lines, found);
+    cache.set(lines, found);
   }
   return found ?? undefined;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { linesOf, TextLines, tsserverTextOf } from "./text_lines.ts";
+import { linesOf, TextLines, withoutBomOf } from "./text_lines.ts";
 
 Deno.test("TextLines splits on \\n, \\r\\n and \\r alike", () => {
   const lines = new TextLines("a\nb\r\nc\rd");
@@ -95,7 +95,7 @@ Deno.test("linesOf() splits a text once while it is recent, and its lines are th
 Deno.test("tsserver's text: lines end at U+2028 and U+2029 too, a leading BOM is not in it; a text with neither is lspgate's", () => {
   const lines = new TextLines("\uFEFFa\u2028b\r\nc\u2029\rd");
   assert.equal(lines.lineCount, 3);
-  const server = tsserverTextOf(lines)!;
+  const server = withoutBomOf(lines, true)!;
   assert.equal(server.shift, 1);
   assert.deepEqual(
     Array.from({ length: server.lines.lineCount }, (_, i) => server.lines.line(i)),
@@ -106,7 +106,11 @@ Deno.test("tsserver's text: lines end at U+2028 and U+2029 too, a leading BOM is
     line: 2,
     character: 0,
   });
-  assert.equal(tsserverTextOf(lines), server);
-  assert.equal(tsserverTextOf(new TextLines("a\nb")), undefined);
-  assert.deepEqual(tsserverTextOf(new TextLines("\uFEFFa\nb"))?.lines.line(0), "a");
+  assert.equal(withoutBomOf(lines, true), server);
+  assert.equal(withoutBomOf(new TextLines("a\nb"), true), undefined);
+  assert.deepEqual(withoutBomOf(new TextLines("\uFEFFa\nb"), true)?.lines.line(0), "a");
+  // LSP's lines (TypeScript 7's), without the BOM: a separator is no line's end.
+  const lsp = withoutBomOf(new TextLines("\uFEFFa\u2028b\nc"), false)!;
+  assert.deepEqual([lsp.lines.lineCount, lsp.lines.line(0), lsp.shift], [2, "a\u2028b", 1]);
+  assert.equal(withoutBomOf(new TextLines("a\u2028b"), false), undefined);
 });

@@ -125,8 +125,13 @@ export interface Adapter {
   workspaceDiagnostics?: boolean;
   /** See ClientOptions.readyLogMessage: the log line that says the workspace is loaded. */
   readyLogMessage?: string;
-  /** See ClientOptions.ecmaLineBreaks. */
+  /**
+   * The server counts lines as ECMAScript does (U+2028 and U+2029 end one too), unless the command
+   * it resolved says `lspLines`: see ClientOptions.ecmaLines.
+   */
   ecmaLineBreaks?: boolean;
+  /** See ClientOptions.dropsBom. */
+  dropsBom?: boolean;
   /** The variables of lspgate's environment its hooks read (ClientOptions.host). */
   hostEnv?: string[];
   /** See ClientOptions.wedgedBy: an error after which the server answers nothing right again. */

@@ -58,8 +58,8 @@ export function clientOptions(
     crossFilePattern: entry.adapter.crossFilePattern,
     wedgedBy: entry.adapter.wedgedBy,
     wedgedByLog: entry.adapter.wedgedByLog,
-    ecmaLineBreaks: entry.adapter.ecmaLineBreaks,
     ecmaLines: entry.adapter.ecmaLineBreaks && !command.lspLines,
+    dropsBom: entry.adapter.dropsBom,
     host: hostOf(entry.adapter.hostEnv ?? []),
     ...(options.memoryCapMiB !== undefined ? { memoryCapMiB: options.memoryCapMiB } : {}),
   };

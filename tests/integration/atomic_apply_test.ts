@@ -10,6 +10,7 @@ import { V8_FLAGS_ARG } from "../../src/v8_flags.ts";
 import { ApplyJournal } from "../../src/actions/apply_journal.ts";
 import { defaultConfig } from "../../src/config.ts";
 import { ADAPTERS, Session } from "../../mod.ts";
+import { ensureTypeScript7 } from "../tools.ts";
 
 /** A TypeScript project whose `greet` (lib.ts) is used by `users` files, some in `sub/`. */
 async function project(users: number, sub = "sub", inSub = 3): Promise<string> {
@@ -305,23 +306,33 @@ Deno.test("a rename in a file with U+2028 and U+2029 (tsserver's line breaks, no
   }
 });
 
-Deno.test("a rename on the first line of a file with a BOM (tsserver drops it from disk) is written where the name is, the BOM kept", async () => {
-  const root = await project(4);
-  // tsserver's columns on a BOM file's first line are one short of the file's: the edit landed a
-  // column off (a helper's find: `import {salutet }`), then was refused.
-  const before = '\uFEFFimport { greet } from "./lib";\n\nexport const v = greet("x");\n';
-  await Deno.writeTextFile(join(root, "u00.ts"), before);
-  try {
-    const answer = await rename(root);
-    assert.equal(answer.ok, true, JSON.stringify(answer));
-    // Read with its BOM (readTextFile drops it).
-    const after = new TextDecoder("utf-8", { ignoreBOM: true })
-      .decode(await Deno.readFile(join(root, "u00.ts")));
-    assert.equal(after, before.replaceAll("greet", "welcome"));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-});
+for (const typescript7 of [false, true]) {
+  const server = typescript7 ? "TypeScript 7's own server" : "typescript-language-server";
+  Deno.test(`a rename on the first line of a file with a BOM (${server} drops it from disk) is written where the name is, the BOM kept`, async () => {
+    const root = await project(4);
+    if (typescript7) {
+      await Deno.symlink(await ensureTypeScript7(), join(root, "node_modules"));
+      await Deno.writeTextFile(
+        join(root, "package.json"),
+        JSON.stringify({ devDependencies: { typescript: "7.0.2" } }),
+      );
+    }
+    // The server's columns on a BOM file's first line are short of the file's: the edit landed
+    // off (a helper's find: `import {salutet }`), then was refused.
+    const before = '\uFEFFimport { greet } from "./lib";\n\nexport const v = greet("x");\n';
+    await Deno.writeTextFile(join(root, "u00.ts"), before);
+    try {
+      const answer = await rename(root);
+      assert.equal(answer.ok, true, JSON.stringify(answer));
+      // Read with its BOM (readTextFile drops it).
+      const after = new TextDecoder("utf-8", { ignoreBOM: true })
+        .decode(await Deno.readFile(join(root, "u00.ts")));
+      assert.equal(after, before.replaceAll("greet", "welcome"));
+    } finally {
+      await Deno.remove(root, { recursive: true });
+    }
+  });
+}
 
 Deno.test("lspgate killed in the middle of a 40-file rename, 20 times: after the next start all old or all new", async () => {
   const root = await project(39);

@@ -3,6 +3,8 @@
 // (a hover on `return other;` answered about `target`), put answers a line below where they are,
 // and found no definition of a call: lspgate now counts those positions on tsserver's lines.
 // TypeScript 7's own server counts lines as LSP does: its answers there are taken as they are.
+// Both drop a file's BOM when they read it from disk; lspgate opens files in them without it too,
+// and puts it back in their positions.
 // Outline and diagnostics too. Against the real servers, under `deno task start`'s grant; places are exact.
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -156,10 +158,9 @@ Deno.test("TypeScript 7's own server in the same file: its places are LSP's, tak
   }
 });
 
-Deno.test("typescript-language-server in a file with a BOM: its first line's places, asked in it and answered from another file", async () => {
-  // tsserver drops the BOM of a file it reads from disk: a definition into one's first line came
-  // back a column short (17 for greet at 18, the BOM being the line's first character).
-  const root = await project(async (root) => {
+/** c.ts with a BOM, d.ts using it; on TypeScript 7 when `typescript7` is its modules' folder. */
+async function bomProject(typescript7?: string): Promise<string> {
+  return await project(async (root) => {
     await Deno.writeTextFile(
       join(root, "src/c.ts"),
       "\uFEFFexport function greet(): number { return 1; }\nexport const x = greet();\n",
@@ -168,7 +169,17 @@ Deno.test("typescript-language-server in a file with a BOM: its first line's pla
       join(root, "src/d.ts"),
       'import { greet } from "./c";\nexport const y = greet();\n',
     );
+    if (!typescript7) return;
+    await Deno.symlink(typescript7, join(root, "node_modules"));
+    await Deno.writeTextFile(
+      join(root, "package.json"),
+      JSON.stringify({ devDependencies: { typescript: "7.0.2" } }),
+    );
   });
+}
+
+/** The first line's places of c.ts, asked in it and answered from d.ts; the server's note. */
+async function assertBomPlaces(root: string): Promise<string> {
   const lspgate = startTask(["--root", root]);
   try {
     const places = async (request: Record<string, unknown>) => {
@@ -178,12 +189,12 @@ Deno.test("typescript-language-server in a file with a BOM: its first line's pla
         `${l.file}:${l.line}:${l.column}-${l.endColumn}`
       );
     };
-    // c.ts not open: tsserver read it from disk.
+    // c.ts not open: the server read it from disk.
     assert.deepEqual(
       await places({ action: "definition", file: "src/d.ts", line: 2, column: 18 }),
       ["src/c.ts:1:18-23"],
     );
-    // Asked in c.ts (now open, sent as tsserver reads it) and answered in both files.
+    // Asked in c.ts (now open, sent without its BOM) and answered in both files.
     assert.deepEqual(
       await places({ action: "references", file: "src/c.ts", line: 1, column: 18 }),
       ["src/c.ts:1:18-23", "src/c.ts:2:18-23", "src/d.ts:1:10-15", "src/d.ts:2:18-23"],
@@ -197,8 +208,30 @@ Deno.test("typescript-language-server in a file with a BOM: its first line's pla
     });
     assert.equal(hover.ok, true, JSON.stringify(hover));
     assert.match((hover.details as { text: string }).text, /function greet\(\): number/);
+    const servers = await lspgate.ask({ id: 3, action: "servers" });
+    return (servers.details as { servers: { note?: string }[] }).servers[0].note ?? "";
   } finally {
     await lspgate.kill();
+  }
+}
+
+// Both servers drop the BOM of a file they read from disk: a definition into one's first line came
+// back a column short (typescript-language-server: 17 for greet at 18, the BOM being the line's
+// first character) or three UTF-8 bytes short (TypeScript 7: 15).
+Deno.test("typescript-language-server in a file with a BOM: its first line's places, asked in it and answered from another file", async () => {
+  const root = await bomProject();
+  try {
+    assert.doesNotMatch(await assertBomPlaces(root), /TypeScript 7/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("TypeScript 7's own server in a file with a BOM: the same places", async () => {
+  const root = await bomProject(await ensureTypeScript7());
+  try {
+    assert.match(await assertBomPlaces(root), /TypeScript 7\.0\.2 \(native\)/);
+  } finally {
     await Deno.remove(root, { recursive: true });
   }
 });
