@@ -385,6 +385,18 @@ Deno.test("a long line's positions convert through its index as a short line's d
   assert.equal(utf16OfColumn(line, columnOfUtf16(line, emoji)), emoji);
 });
 
+/** Each agent position converts to its server position, and back. */
+function assertConverts(
+  lines: TextLines,
+  encoding: PositionEncoding,
+  places: [AgentPosition, ServerPosition][],
+): void {
+  for (const [agent, server] of places) {
+    assert.deepEqual(toServerPosition(lines, agent, encoding), server);
+    assert.deepEqual(fromServerPosition(lines, server, encoding), agent);
+  }
+}
+
 Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 convert both ways and edits land on them", () => {
   // LSP's lines: 0 `const s = "a<LS>b"; const t = 1;`, 1 `t;`. tsserver's: a line ends at the LS.
   const text = 'const s = "a\u2028b"; const t = 1;\nt;\u2029x🙂y\n';
@@ -401,10 +413,7 @@ Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 con
     [{ line: 2, column: 1 }, { line: 2, character: 0 }],
     [{ line: 2, column: 6 }, { line: 3, character: 3 }],
   ];
-  for (const [agent, server] of places) {
-    assert.deepEqual(toServerPosition(lines, agent, TSSERVER_UTF16), server);
-    assert.deepEqual(fromServerPosition(lines, server, TSSERVER_UTF16), agent);
-  }
+  assertConverts(lines, TSSERVER_UTF16, places);
   assert.deepEqual(
     fromServerRange(lines, {
       start: { line: 1, character: 10 },
@@ -429,20 +438,12 @@ Deno.test("ECMAScript lines (tsserver's): positions after a U+2028 or U+2029 con
 Deno.test("tsserver's positions in a file with a BOM (which it does not have): its first line a unit short", () => {
   const text = "\uFEFFexport function greet() {}\ngreet();\n";
   const lines = new TextLines(text);
-  // greet at column 18 counting the BOM; tsserver's character 16.
-  assert.deepEqual(toServerPosition(lines, { line: 1, column: 18 }, TSSERVER_UTF16), {
-    line: 0,
-    character: 16,
-  });
-  assert.deepEqual(fromServerPosition(lines, { line: 0, character: 16 }, TSSERVER_UTF16), {
-    line: 1,
-    column: 18,
-  });
-  // Later lines are not moved.
-  assert.deepEqual(fromServerPosition(lines, { line: 1, character: 0 }, TSSERVER_UTF16), {
-    line: 2,
-    column: 1,
-  });
+  assertConverts(lines, TSSERVER_UTF16, [
+    // greet at column 18 counting the BOM; tsserver's character 16.
+    [{ line: 1, column: 18 }, { line: 0, character: 16 }],
+    // Later lines are not moved.
+    [{ line: 2, column: 1 }, { line: 1, character: 0 }],
+  ]);
   const renamed = applyEdits(text, [
     {
       range: { start: { line: 0, character: 16 }, end: { line: 0, character: 21 } },
@@ -459,19 +460,11 @@ Deno.test("a server without the BOM counting UTF-8 (TypeScript 7's): its first l
   const encoding = "utf-8, without the BOM" as const;
   // greet at column 31 counting the BOM; the server's byte 30 (é is two bytes).
   assert.equal([...lines.line(0)].indexOf("g") + 1, 31);
-  assert.deepEqual(toServerPosition(lines, { line: 1, column: 31 }, encoding), {
-    line: 0,
-    character: 30,
-  });
-  assert.deepEqual(fromServerPosition(lines, { line: 0, character: 30 }, encoding), {
-    line: 1,
-    column: 31,
-  });
-  // The U+2028 ends no line here: the next line is the server's second.
-  assert.deepEqual(fromServerPosition(lines, { line: 1, character: 0 }, encoding), {
-    line: 2,
-    column: 1,
-  });
+  assertConverts(lines, encoding, [
+    [{ line: 1, column: 31 }, { line: 0, character: 30 }],
+    // The U+2028 ends no line here: the next line is the server's second.
+    [{ line: 2, column: 1 }, { line: 1, character: 0 }],
+  ]);
   assert.equal(
     applyEdits(text, [
       {
