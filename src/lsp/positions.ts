@@ -23,9 +23,19 @@ export type WithoutBom = `${NegotiatedEncoding}, without the BOM`;
 /** How a server counts positions: a negotiated encoding, maybe without the BOM, or tsserver's. */
 export type PositionEncoding = NegotiatedEncoding | WithoutBom | typeof TSSERVER_UTF16;
 
-/** The units `encoding` counts a line's characters in. */
+/** The units each way of counting counts a line's characters in (looked up for every character). */
+const UNITS: Record<PositionEncoding, NegotiatedEncoding> = {
+  "utf-8": "utf-8",
+  "utf-16": "utf-16",
+  "utf-32": "utf-32",
+  "utf-8, without the BOM": "utf-8",
+  "utf-16, without the BOM": "utf-16",
+  "utf-32, without the BOM": "utf-32",
+  [TSSERVER_UTF16]: "utf-16",
+};
+
 function unitsOfEncoding(encoding: PositionEncoding): NegotiatedEncoding {
-  return encoding.split(",")[0] as NegotiatedEncoding;
+  return UNITS[encoding];
 }
 
 /** Whether a server counting `encoding` has no BOM in its texts (lspgate opens files without it). */
