@@ -81,3 +81,84 @@ Deno.test("goSetup() without gopls caches leaves the cache folder alone; GOMODCA
     await Deno.remove(home, { recursive: true });
   }
 });
+
+/** goSetup()'s read-only paths as a new lspgate process finds them, with `env` its environment. */
+async function readOnlyPathsInProcess(gopls: string, env: Record<string, string>) {
+  const code = `const { goSetup } = await import(${
+    JSON.stringify(import.meta.resolve("./go_env.ts"))
+  });
+console.log(JSON.stringify((await goSetup("/usr/local/go", ${
+    JSON.stringify(gopls)
+  })).readOnlyPaths));`;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
+    clearEnv: true,
+    stderr: "inherit",
+  }).output();
+  assert.equal(output.code, 0);
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as string[];
+}
+
+Deno.test("goSetup() remembers a gopls binary's hash in the runtime folder: a later process takes it from there; a binary installed since, a damaged file or a planted symlink is hashed again", async () => {
+  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_goenv_" }));
+  try {
+    const gopls = join(home, "gopls");
+    await Deno.writeTextFile(gopls, "a gopls binary");
+    const hash = createHash("sha256").update("a gopls binary").digest("hex").slice(0, 8);
+    const cache = join(home, ".cache", "gopls");
+    await Deno.mkdir(join(cache, hash), { recursive: true });
+    await Deno.mkdir(join(cache, "00000000"), { recursive: true });
+    const env = { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), USER: "someone" };
+    await Deno.mkdir(env.XDG_RUNTIME_DIR);
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
+      "/usr/local/go",
+      join(cache, hash),
+    ]);
+    const file = join(env.XDG_RUNTIME_DIR, "lspgate", "gopls-hashes.json");
+    const remembered = JSON.parse(await Deno.readTextFile(file)) as Record<string, string>;
+    assert.deepEqual(Object.values(remembered), [hash]);
+    // What the file says is what the next process uses, without reading the binary: told another
+    // hash for this very binary, it shows that folder.
+    const [key] = Object.keys(remembered);
+    await Deno.writeTextFile(file, JSON.stringify({ [key]: "00000000" }));
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
+      "/usr/local/go",
+      join(cache, "00000000"),
+    ]);
+    // The binary replaced as `go install` does (a new file renamed over it), with the same size and
+    // mtime: another inode, so it is hashed again.
+    const { mtime } = await Deno.stat(gopls);
+    await Deno.writeTextFile(gopls + ".new", "b gopls binary");
+    await Deno.utime(gopls + ".new", mtime!, mtime!);
+    await Deno.rename(gopls + ".new", gopls);
+    const newHash = createHash("sha256").update("b gopls binary").digest("hex").slice(0, 8);
+    await Deno.mkdir(join(cache, newHash));
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
+      "/usr/local/go",
+      join(cache, newHash),
+    ]);
+    // A damaged file is no answer: the binary is hashed.
+    await Deno.writeTextFile(file, "{not json");
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
+      "/usr/local/go",
+      join(cache, newHash),
+    ]);
+    // A symlink planted at the file is neither read nor written through: the binary is hashed, the
+    // link's target untouched.
+    const [newKey] = Object.keys(JSON.parse(await Deno.readTextFile(file)));
+    const victim = join(home, "victim.json");
+    const planted = JSON.stringify({ [newKey]: "00000000" });
+    await Deno.writeTextFile(victim, planted);
+    await Deno.remove(file);
+    await Deno.symlink(victim, file);
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
+      "/usr/local/go",
+      join(cache, newHash),
+    ]);
+    assert.equal(await Deno.readTextFile(victim), planted);
+    assert.ok((await Deno.lstat(file)).isSymlink);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
