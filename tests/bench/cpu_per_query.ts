@@ -6,7 +6,8 @@
 // sides alternating. Queries are asked back to back (gap 0)
 // and apart (gap 20 ms, the CPU idle between them, so lspgate's code runs from cold caches as in
 // the benchmark's interleaved rounds). The timers' own CPU (a loop of the same waits without
-// queries) is taken off. Prints medians over the runs; asserts nothing.
+// queries) is taken off. Prints medians over the runs, and lspgate's process's CPU by kind of
+// thread (main, Deno's blocking pool, its watcher thread, V8's workers); asserts nothing.
 //
 // Usage: deno run -A tests/bench/cpu_per_query.ts [--only clangd/fixture] [--query hover]
 //   [--queries 300] [--runs 3] [--gaps 0,20] [--sides direct,library,jsonl]
@@ -43,6 +44,8 @@ interface Measured {
   cpuMs: number;
   /** Every thread of lspgate's own process (JSON lines). */
   gateCpuMs?: number;
+  /** The same by kind of thread (main, blocking pool, Deno's watcher, V8's workers, other). */
+  gateThreadsMs?: Record<string, number>;
   /** lspgate's watcher process, where one runs (the library's; a JSON-lines process's for a tree with links). */
   watcherCpuMs: number;
 }
@@ -61,17 +64,44 @@ function mainThreadCpu(): () => number {
   };
 }
 
-/** Every thread's CPU time in ns of process `pid`, so far. */
-function processCpu(pid: number): number {
-  let ns = 0;
+/** Which of a Deno process's threads, by its name (`/proc/…/comm`, its number taken off). */
+const THREAD_KINDS: Record<string, string> = {
+  "tokio-runtime-w": "blocking pool",
+  "notify-rs inoti": "Deno's watcher",
+  "V8 DefaultWorke": "V8's workers",
+};
+
+/** Each kind of thread's CPU time in ns of process `pid`, so far (the main thread as "main"). */
+function threadsCpu(pid: number): Map<string, number> {
+  const kinds = new Map<string, number>();
   for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
+      const dir = `/proc/${pid}/task/${task.name}`;
+      const name = Deno.readTextFileSync(`${dir}/comm`).trim().replace(/\d+$/, "");
+      const kind = task.name === String(pid) ? "main" : THREAD_KINDS[name] ?? "other";
+      const ns = Number(Deno.readTextFileSync(`${dir}/schedstat`).split(" ")[0]);
+      kinds.set(kind, (kinds.get(kind) ?? 0) + ns);
     } catch {
       // A thread that ended meanwhile.
     }
   }
-  return ns;
+  return kinds;
+}
+
+/** Each kind's time from `start` to `now`, less `idle`'s (kinds that ran at all). */
+function since(
+  now: Map<string, number>,
+  start: Map<string, number>,
+  idle = new Map<string, number>(),
+): Map<string, number> {
+  return new Map(
+    [...now].map(([kind, ns]) => [kind, ns - (start.get(kind) ?? 0) - (idle.get(kind) ?? 0)]),
+  );
+}
+
+/** Every thread's CPU time in ns of process `pid`, so far. */
+function processCpu(pid: number): number {
+  return [...threadsCpu(pid).values()].reduce((sum, ns) => sum + ns, 0);
 }
 
 /** The watcher processes among `pid`'s children (lspgate's inotify watcher). */
@@ -158,12 +188,12 @@ async function child(side: string, gap: number): Promise<Measured> {
     for (let i = 0; i < 20; i++) await ask();
     const cpu = mainThreadCpu();
     const wait = () => gap ? new Promise((r) => setTimeout(r, gap)) : Promise.resolve();
-    const gateCpu = () => pid === undefined ? 0 : processCpu(pid);
+    const gateCpu = () => pid === undefined ? new Map<string, number>() : threadsCpu(pid);
     const watchers = watcherProcesses(pid ?? Deno.pid);
     const watcherCpu = () => watchers.reduce((sum, watcher) => sum + processCpu(watcher), 0);
     const idleStart = cpu(), gateIdleStart = gateCpu(), watcherIdleStart = watcherCpu();
     for (let i = 0; i < QUERIES; i++) await wait();
-    const timersNs = cpu() - idleStart, gateIdleNs = gateCpu() - gateIdleStart;
+    const timersNs = cpu() - idleStart, gateIdleNs = since(gateCpu(), gateIdleStart);
     const watcherIdleNs = watcherCpu() - watcherIdleStart;
     const latencies: number[] = [];
     const start = cpu(), gateStart = gateCpu(), watcherStart = watcherCpu();
@@ -174,13 +204,19 @@ async function child(side: string, gap: number): Promise<Measured> {
       latencies.push(performance.now() - t0);
     }
     const cpuNs = cpu() - start - timersNs;
-    const gateNs = gateCpu() - gateStart - gateIdleNs;
+    const gateNs = since(gateCpu(), gateStart, gateIdleNs);
+    const gateThreadsMs = Object.fromEntries(
+      [...gateNs].map(([kind, ns]) => [kind, ns / QUERIES / 1e6]),
+    );
     const watcherNs = watcherCpu() - watcherStart - watcherIdleNs;
     return {
       latencyMs: median(latencies),
       cpuMs: cpuNs / QUERIES / 1e6,
       watcherCpuMs: watcherNs / QUERIES / 1e6,
-      ...pid === undefined ? {} : { gateCpuMs: gateNs / QUERIES / 1e6 },
+      ...pid === undefined ? {} : {
+        gateCpuMs: [...gateNs.values()].reduce((sum, ns) => sum + ns, 0) / QUERIES / 1e6,
+        gateThreadsMs,
+      },
     };
   } finally {
     await close();
@@ -236,5 +272,19 @@ for (const gap of gaps) {
     const gate = side === "jsonl" ? median(measured.map((m) => m.gateCpuMs ?? NaN)).toFixed(2) : "";
     const watcher = side === "direct" ? "" : median(measured.map((m) => m.watcherCpuMs)).toFixed(2);
     console.log(`| ${side} | ${gap} ms | ${latency} | ${cpu} | ${gate} | ${watcher} |`);
+  }
+}
+// lspgate's own process (JSON lines) by kind of thread: where its CPU per query goes.
+const kinds = ["main", ...Object.values(THREAD_KINDS), "other"];
+if (sides.includes("jsonl")) {
+  console.log(`\nlspgate's process's CPU a query by thread (JSON lines; ms)\n`);
+  console.log(`| gap | ${kinds.join(" | ")} |`);
+  console.log(`| --- | ${kinds.map(() => "---").join(" | ")} |`);
+  for (const gap of gaps) {
+    const measured = results.get(`jsonl\t${gap}`) ?? [];
+    const cells = kinds.map((kind) =>
+      median(measured.map((m) => m.gateThreadsMs?.[kind] ?? 0)).toFixed(2)
+    );
+    console.log(`| ${gap} ms | ${cells.join(" | ")} |`);
   }
 }
