@@ -82,7 +82,7 @@ const HASHES_KEPT = 16;
  * The first 8 hex digits of a file's sha256 (gopls names its file cache so), computed once per
  * path, device, inode, size, mtime and ctime (a binary installed since is a new inode; one written
  * in place has a new ctime, to the second) and remembered in the runtime folder: reading a 42 MB
- * gopls took 60–150 ms of every process's first gopls start.
+ * gopls took 140–350 ms of every process's first gopls start.
  */
 function binaryHash(path: string): Promise<string | undefined> {
   return (async () => {
