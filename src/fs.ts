@@ -60,6 +60,19 @@ function optional(value: string | undefined, make: (value: string) => string): s
   return value ? [make(value)] : [];
 }
 
+/**
+ * Whether Deno grants this process reading and writing `path` already: asked before lspgate uses
+ * a folder it may be refused, since where Deno may prompt a first use would wait on the prompt.
+ */
+export function mayReadAndWrite(path: string): boolean {
+  try {
+    const read = Deno.permissions.querySync({ name: "read", path });
+    return read.state === "granted" && mayWrite(path);
+  } catch {
+    return false;
+  }
+}
+
 function mayWrite(path: string): boolean {
   try {
     return Deno.permissions.querySync({ name: "write", path }).state === "granted";

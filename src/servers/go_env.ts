@@ -12,7 +12,7 @@
  */
 
 import { join } from "../posix_path.ts";
-import { env, pathExists } from "../fs.ts";
+import { env, mayReadAndWrite, pathExists, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolder, readRuntimeFile, writeRuntimeFile } from "../runtime_folder.ts";
 
 /** The Go setup a sandboxed gopls needs: paths to show it read-only, its environment and settings. */
@@ -111,10 +111,12 @@ async function remembered(
   let file: string | undefined;
   let known: [string, string][] = [];
   try {
-    file = join(await ensureRuntimeFolder(), HASHES_FILE);
-    known = hashesIn(await readRuntimeFile(file) ?? "{}");
+    if (mayReadAndWrite(runtimeFolderPath())) {
+      file = join(await ensureRuntimeFolder(), HASHES_FILE);
+      known = hashesIn(await readRuntimeFile(file) ?? "{}");
+    }
   } catch {
-    // No runtime folder this process may use (not granted, or not this user's): not remembered.
+    // No runtime folder this process may use (not this user's, a link at the file): not kept.
   }
   const kept = known.find(([k]) => k === key)?.[1];
   if (kept) return kept;

@@ -82,16 +82,25 @@ Deno.test("goSetup() without gopls caches leaves the cache folder alone; GOMODCA
   }
 });
 
-/** goSetup()'s read-only paths as a new lspgate process finds them, with `env` its environment. */
-async function readOnlyPathsInProcess(gopls: string, env: Record<string, string>) {
-  const code = `const { goSetup } = await import(${
-    JSON.stringify(import.meta.resolve("./go_env.ts"))
-  });
-console.log(JSON.stringify((await goSetup("/usr/local/go", ${
-    JSON.stringify(gopls)
-  })).readOnlyPaths));`;
+/**
+ * goSetup()'s read-only paths as a new lspgate process finds them: `env` its environment, `grant`
+ * its Deno permissions.
+ */
+async function readOnlyPathsInProcess(
+  gopls: string,
+  env: Record<string, string> & { HOME: string },
+  grant = ["--allow-all"],
+) {
+  const script = join(env.HOME, "setup.ts");
+  const goEnv = JSON.stringify(import.meta.resolve("./go_env.ts"));
+  await Deno.writeTextFile(
+    script,
+    `const { goSetup } = await import(${goEnv});\n` +
+      `const setup = await goSetup("/usr/local/go", ${JSON.stringify(gopls)});\n` +
+      "console.log(JSON.stringify(setup.readOnlyPaths));\n",
+  );
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", code],
+    args: ["run", "--no-prompt", ...grant, script],
     env: { PATH: Deno.env.get("PATH") ?? "", ...env },
     clearEnv: true,
     stderr: "inherit",
@@ -100,7 +109,7 @@ console.log(JSON.stringify((await goSetup("/usr/local/go", ${
   return JSON.parse(new TextDecoder().decode(output.stdout)) as string[];
 }
 
-Deno.test("goSetup() remembers a gopls binary's hash in the runtime folder: a later process takes it from there; a binary installed since, a damaged file or a planted symlink is hashed again", async () => {
+Deno.test("goSetup() remembers a gopls binary's hash in the runtime folder: a later process takes it from there; a binary installed since, a damaged file, a planted symlink or no write grant: hashed, nothing written", async () => {
   const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "lspgate_goenv_" }));
   try {
     const gopls = join(home, "gopls");
@@ -111,6 +120,12 @@ Deno.test("goSetup() remembers a gopls binary's hash in the runtime folder: a la
     await Deno.mkdir(join(cache, "00000000"), { recursive: true });
     const env = { HOME: home, XDG_RUNTIME_DIR: join(home, "run"), USER: "someone" };
     await Deno.mkdir(env.XDG_RUNTIME_DIR);
+    // Without a write grant on the runtime folder: hashed, and nothing written there.
+    assert.deepEqual(await readOnlyPathsInProcess(gopls, env, ["--allow-read", "--allow-env"]), [
+      "/usr/local/go",
+      join(cache, hash),
+    ]);
+    assert.deepEqual([...Deno.readDirSync(env.XDG_RUNTIME_DIR)], []);
     assert.deepEqual(await readOnlyPathsInProcess(gopls, env), [
       "/usr/local/go",
       join(cache, hash),

@@ -4,7 +4,7 @@
 // folder and tick file a flush's barrier is written in.
 import { join } from "../posix_path.ts";
 import { readingOnly, WORKER_NAMES, workerUrl } from "../workers.ts";
-import { env, runtimeFolderPath } from "../fs.ts";
+import { env, mayReadAndWrite, runtimeFolderPath } from "../fs.ts";
 import { ensureRuntimeFolderSync } from "../runtime_folder.ts";
 import type { FromWatcher } from "./watch_protocol.ts";
 
@@ -72,7 +72,7 @@ export function barrierFolder(root: string): string | undefined {
   const temp = env("TMPDIR") || "/tmp";
   for (const parent of [runtime, temp]) {
     if (parent === root || parent.startsWith(root + "/")) continue;
-    if (!granted(parent)) continue;
+    if (!mayReadAndWrite(parent)) continue;
     try {
       if (parent === runtime && !isPrivateFolder(runtime)) continue;
       return Deno.makeTempDirSync({ dir: parent, prefix: "barrier-" });
@@ -96,16 +96,6 @@ export function openTick(folder: string): Deno.FsFile | undefined {
     });
   } catch {
     return undefined;
-  }
-}
-
-function granted(path: string): boolean {
-  try {
-    const read = Deno.permissions.querySync({ name: "read", path });
-    const write = Deno.permissions.querySync({ name: "write", path });
-    return read.state === "granted" && write.state === "granted";
-  } catch {
-    return false;
   }
 }
 
